@@ -1,0 +1,11 @@
+/* stepcheck — verify Swing-in-browser steps over the Chrome DevTools Protocol.
+ * Umbrella header: include this one.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_H
+#define STEPCHECK_H
+
+#include "stepcheck/common.h"
+#include "stepcheck/image.h"
+#include "stepcheck/browser.h"
+
+#endif

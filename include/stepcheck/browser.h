@@ -1,0 +1,68 @@
+/* stepcheck — launch headless Chromium or attach to a running one.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_BROWSER_H
+#define STEPCHECK_BROWSER_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A connection to one browser (launched by us, or attached to). */
+typedef struct sc_browser sc_browser;
+
+typedef struct sc_browser_options {
+  unsigned version;
+  /** Browser binary; NULL = $SC_CHROMIUM, else /usr/bin/chromium. */
+  const char *executable;
+  /** Extra command-line flags, NULL-terminated array; NULL for none. Borrowed. */
+  const char *const *extra_args;
+  /** How long launch/attach may take, ms. */
+  double launch_timeout_ms;
+  /** Default deadline for each CDP command, ms. */
+  double command_timeout_ms;
+  /** Incoming CDP messages larger than this are rejected (bytes). */
+  size_t max_message_bytes;
+  /** Non-zero: keep Chromium's stderr (else sent to /dev/null). */
+  int show_browser_stderr;
+} sc_browser_options;
+#define SC_BROWSER_OPTIONS_VERSION 1
+#define SC_BROWSER_OPTIONS_INIT \
+  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0}
+
+/**
+ * Launch headless Chromium with a fresh 0700 profile directory on a RAM-backed
+ * filesystem (/dev/shm, else $TMPDIR), DevTools on 127.0.0.1 with port 0 read
+ * back from DevToolsActivePort. sc_browser_free stops it (by pid) and removes
+ * the profile directory.
+ * @param out   the new browser, the caller's (sc_browser_free).
+ * @param opts  NULL for SC_BROWSER_OPTIONS_INIT.
+ * @return 0, SC_ELAUNCH, SC_ETIMEDOUT, ...; sc_errmsg() has the detail.
+ */
+SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts);
+
+/**
+ * Attach to a running browser: "ws://127.0.0.1:9222/devtools/browser/<id>"
+ * or "http://127.0.0.1:9222" (resolved through /json/version). Only loopback
+ * hosts are accepted. sc_browser_free disconnects without closing it.
+ */
+SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
+                                 const sc_browser_options *opts);
+
+/** Close pages, stop a launched browser, remove its profile. NULL is fine. */
+SC_EXTERN void sc_browser_free(sc_browser *b);
+
+/** Browser product string ("Chrome/156.0.8078.108"). Borrowed. */
+SC_EXTERN const char *sc_browser_product(const sc_browser *b);
+
+/** Process id of a launched browser, 0 when attached. */
+SC_EXTERN int sc_browser_pid(const sc_browser *b);
+
+/** The DevTools websocket URL in use. Borrowed. */
+SC_EXTERN const char *sc_browser_ws_url(const sc_browser *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

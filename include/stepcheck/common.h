@@ -1,0 +1,97 @@
+/* stepcheck — common definitions: export macro, versions, errors, allocator, geometry.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_COMMON_H
+#define STEPCHECK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SC_STATIC)
+#define SC_EXTERN
+#elif defined(__GNUC__)
+#define SC_EXTERN __attribute__((visibility("default")))
+#else
+#define SC_EXTERN
+#endif
+
+#define SC_VERSION_MAJOR 0
+#define SC_VERSION_MINOR 1
+#define SC_VERSION_PATCH 0
+#define SC_VERSION_STRING "0.1.0"
+/** Version as one number: 0xMMmmpp. */
+#define SC_VERSION_HEX ((SC_VERSION_MAJOR << 16) | (SC_VERSION_MINOR << 8) | SC_VERSION_PATCH)
+
+/** Library version at run time, e.g. "0.1.0". Static string. */
+SC_EXTERN const char *sc_version(void);
+
+/* Error codes. The table only ever grows; codes are never renumbered.
+ * XX(name, code, message) */
+#define SC_ERRNO_MAP(XX)                                                     \
+  XX(EINVAL, -1, "invalid argument")                                       \
+  XX(ENOMEM, -2, "out of memory")                                          \
+  XX(EIO, -3, "input/output error")                                        \
+  XX(ETIMEDOUT, -4, "timed out")                                           \
+  XX(ECLOSED, -5, "connection closed")                                     \
+  XX(ECRASHED, -6, "target crashed")                                       \
+  XX(EDETACHED, -7, "target detached")                                     \
+  XX(EPROTO, -8, "protocol error")                                         \
+  XX(ETOOBIG, -9, "too large")                                             \
+  XX(EFORMAT, -10, "malformed data")                                       \
+  XX(ELAUNCH, -11, "browser launch failed")                                \
+  XX(ENOTFOUND, -12, "not found")                                          \
+  XX(EGEOMETRY, -13, "canvas geometry mismatch")                           \
+  XX(ESCENARIO, -14, "invalid scenario")                                   \
+  XX(ENOTEXT, -15, "no text")                                              \
+  XX(EUNREADABLE, -16, "text unreadable")                                  \
+  XX(ECANCELED, -17, "canceled")
+
+/** Error codes returned (negated) by every function that returns int. */
+typedef enum sc_error {
+  SC_OK = 0,
+#define SC__ERR_ENUM(name, code, msg) SC_##name = (code),
+  SC_ERRNO_MAP(SC__ERR_ENUM)
+#undef SC__ERR_ENUM
+  SC__ERR_LAST
+} sc_error;
+
+/** Short static text for an error code ("timed out"); "unknown error" otherwise. */
+SC_EXTERN const char *sc_strerror(int err);
+
+/**
+ * Detailed message of the last error on this thread: every function that
+ * returns a negative sc_error sets it first ("chromium: DevToolsActivePort
+ * not written within 20000 ms"). Never NULL; "" when nothing failed yet.
+ * The string stays valid until the next failing call on this thread.
+ */
+SC_EXTERN const char *sc_errmsg(void);
+
+/**
+ * Replace the allocator used by the library (and handed to jansson).
+ * Call before any other function; NULL pointers restore the C library's.
+ * free_fn must accept NULL.
+ */
+SC_EXTERN void sc_set_allocator(void *(*malloc_fn)(size_t),
+                                void *(*realloc_fn)(void *, size_t),
+                                void (*free_fn)(void *));
+
+/** Free memory the library handed to the caller (strings, buffers). */
+SC_EXTERN void sc_free(void *p);
+
+/** Integer rectangle, in guest (application window) pixels unless stated. */
+typedef struct sc_rect {
+  int x, y, w, h;
+} sc_rect;
+
+/** A point in guest coordinates; fractional values are kept. */
+typedef struct sc_point {
+  double x, y;
+} sc_point;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

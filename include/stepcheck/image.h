@@ -1,0 +1,92 @@
+/* stepcheck — RGBA images, PNG decode/encode with limits, region diff.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_IMAGE_H
+#define STEPCHECK_IMAGE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** 8-bit RGBA image, rows top to bottom, px[y * stride + x * 4 + c]. */
+typedef struct sc_image {
+  int width, height;
+  size_t stride; /**< bytes per row, >= width * 4 */
+  uint8_t *px;
+} sc_image;
+
+/** Limits applied while decoding PNG: anything beyond fails with SC_ETOOBIG. */
+typedef struct sc_png_limits {
+  unsigned version;
+  int max_width;        /**< default 16384 */
+  int max_height;       /**< default 16384 */
+  size_t max_bytes;     /**< decoded RGBA bytes, default 256 MiB */
+} sc_png_limits;
+#define SC_PNG_LIMITS_VERSION 1
+#define SC_PNG_LIMITS_INIT {SC_PNG_LIMITS_VERSION, 16384, 16384, (size_t)256 << 20}
+
+/** New image, all pixels (0,0,0,0). *out is the caller's (sc_image_free). */
+SC_EXTERN int sc_image_new(sc_image **out, int width, int height);
+/** Free an image; NULL is fine. */
+SC_EXTERN void sc_image_free(sc_image *img);
+
+/**
+ * Decode a PNG held in memory into RGBA (any PNG colour type/bit depth).
+ * @param lim NULL for SC_PNG_LIMITS_INIT.
+ * @return 0; SC_EFORMAT for a broken file (truncated, bad CRC, not PNG),
+ *         SC_ETOOBIG beyond the limits; sc_errmsg() says which.
+ */
+SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
+                                  const sc_png_limits *lim);
+/** Decode a PNG file; errors name the path. */
+SC_EXTERN int sc_image_load_png(sc_image **out, const char *path,
+                                const sc_png_limits *lim);
+/** Encode as 8-bit RGBA PNG into a new buffer (*out freed with sc_free). */
+SC_EXTERN int sc_image_encode_png(void **out, size_t *len, const sc_image *img);
+/** Write a PNG file (written to path.tmp then renamed). */
+SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path);
+
+/** Copy of region r of src (r must lie inside src). */
+SC_EXTERN int sc_image_crop(sc_image **out, const sc_image *src, sc_rect r);
+
+/** Pixel (x, y) as 0xRRGGBBAA. */
+SC_EXTERN uint32_t sc_image_pixel(const sc_image *img, int x, int y);
+
+/** 64-bit FNV-1a hash of the RGB bytes of region r. */
+SC_EXTERN uint64_t sc_image_hash(const sc_image *img, sc_rect r);
+
+/** How two regions are compared. */
+typedef struct sc_diff_options {
+  unsigned version;
+  /** Per-pixel colour threshold 0..1 on the YIQ distance (as pixelmatch):
+   *  0 = any difference counts; default 0.1. */
+  double threshold;
+} sc_diff_options;
+#define SC_DIFF_OPTIONS_VERSION 1
+#define SC_DIFF_OPTIONS_INIT {SC_DIFF_OPTIONS_VERSION, 0.1}
+
+/**
+ * Compare region ra of a with region rb of b (same w and h).
+ * @param ndiff  out: number of pixels whose YIQ distance exceeds the threshold.
+ * @param bbox   out (optional): bounding box of differing pixels, relative to
+ *               the region; w = h = 0 when none.
+ * @param diff   out (optional): a new image of the region size: b dimmed to
+ *               grey, differing pixels painted red (caller frees).
+ * @param opts   NULL for SC_DIFF_OPTIONS_INIT.
+ */
+SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff,
+                            const sc_image *a, sc_rect ra, const sc_image *b,
+                            sc_rect rb, const sc_diff_options *opts);
+
+/**
+ * Count pixels of region r whose colour is within tol (max abs per channel,
+ * RGB only) of rgb (0xRRGGBB).
+ */
+SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r,
+                                      uint32_t rgb, int tol);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,70 @@
+/* CDP protocol core: no I/O. Fed whole incoming messages, hands out whole
+ * outgoing ones. Owns command ids, the pending-reply table with deadlines,
+ * event routing by sessionId (flat sessions) and failure fan-out. */
+#ifndef SC_CDP_H
+#define SC_CDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "stepcheck/common.h"
+
+typedef struct sc__cdp sc__cdp;
+
+/* Reply to one command; fires exactly once.
+ * status 0: result is the "result" object (borrowed, valid during the call).
+ * status < 0: result NULL, errmsg says why (CDP error text, "timed out after
+ * 5000 ms", "target crashed", "connection closed: ..."). */
+typedef void (*sc__cdp_reply_cb)(int status, json_t *result, const char *errmsg,
+                                 void *userdata);
+
+/* Event; session_id NULL for browser-level events; params borrowed. */
+typedef void (*sc__cdp_event_cb)(const char *session_id, const char *method,
+                                 json_t *params, void *userdata);
+
+typedef struct sc__cdp_options {
+  size_t max_message_bytes; /* incoming messages larger fail with SC_ETOOBIG; 0 = 64 MiB */
+  double (*now_ms)(void);   /* clock for deadlines; NULL = sc__now_ms (tests pass a fake) */
+} sc__cdp_options;
+
+int sc__cdp_new(sc__cdp **out, const sc__cdp_options *opts);
+/* Fails every pending command with SC_ECLOSED ("connection closed") first. */
+void sc__cdp_free(sc__cdp *c);
+
+/* Queue a command. params is stolen (may be NULL). session_id NULL = browser.
+ * timeout_ms > 0 sets the deadline now + timeout_ms.
+ * On a closed connection it fails at once (callback not called, returns SC_ECLOSED). */
+int sc__cdp_send(sc__cdp *c, const char *session_id, const char *method,
+                 json_t *params, double timeout_ms, sc__cdp_reply_cb cb,
+                 void *userdata, int64_t *id_out);
+
+/* Next queued outgoing message (new NUL-terminated string, caller sc__free),
+ * or NULL when none. */
+char *sc__cdp_pop_outgoing(sc__cdp *c, size_t *len);
+
+/* One whole incoming message. Replies fire their callback; events go to the
+ * event callback. Crash/detach events fail that session's pending commands
+ * (Inspector.targetCrashed → SC_ECRASHED, Target.targetCrashed → SC_ECRASHED
+ * for the session attached to that targetId, Target.detachedFromTarget →
+ * SC_EDETACHED). Returns SC_ETOOBIG / SC_EFORMAT for a bad message (the
+ * connection stays usable: the message is dropped). */
+int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len);
+
+/* Fail commands whose deadline passed with SC_ETIMEDOUT. */
+void sc__cdp_expire(sc__cdp *c);
+/* Earliest pending deadline (ms, same clock), or 0 when nothing is pending. */
+double sc__cdp_next_deadline(const sc__cdp *c);
+/* Number of commands awaiting a reply. */
+size_t sc__cdp_pending(const sc__cdp *c);
+
+/* Transport gone: fail every pending command with err and reason; later
+ * sends fail with SC_ECLOSED. */
+void sc__cdp_close(sc__cdp *c, int err, const char *reason);
+int sc__cdp_is_closed(const sc__cdp *c);
+
+/* Register the event callback (one; NULL removes it). */
+void sc__cdp_on_event(sc__cdp *c, sc__cdp_event_cb cb, void *userdata);
+
+#endif

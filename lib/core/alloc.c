@@ -1,0 +1,58 @@
+/* The one allocation hook (sc_set_allocator), shared with jansson. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core.h"
+
+static void *(*g_malloc)(size_t) = malloc;
+static void *(*g_realloc)(void *, size_t) = realloc;
+static void (*g_free)(void *) = free;
+
+SC_EXTERN void sc_set_allocator(void *(*m)(size_t), void *(*r)(void *, size_t),
+                                void (*f)(void *)) {
+  g_malloc = m ? m : malloc;
+  g_realloc = r ? r : realloc;
+  g_free = f ? f : free;
+  json_set_alloc_funcs(g_malloc, g_free);
+}
+
+SC_EXTERN void sc_free(void *p) { g_free(p); }
+
+void *sc__malloc(size_t n) { return g_malloc(n ? n : 1); }
+void *sc__realloc(void *p, size_t n) { return g_realloc(p, n ? n : 1); }
+void sc__free(void *p) { g_free(p); }
+
+void *sc__calloc(size_t n, size_t size) {
+  if (size && n > SIZE_MAX / size) return NULL;
+  void *p = sc__malloc(n * size);
+  if (p) memset(p, 0, n * size);
+  return p;
+}
+
+char *sc__strndup(const char *s, size_t n) {
+  char *d = sc__malloc(n + 1);
+  if (!d) return NULL;
+  memcpy(d, s, n);
+  d[n] = '\0';
+  return d;
+}
+
+char *sc__strdup(const char *s) { return s ? sc__strndup(s, strlen(s)) : NULL; }
+
+char *sc__asprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = sc__malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}

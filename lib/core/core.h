@@ -1,0 +1,39 @@
+/* Internal helpers shared by every layer: allocation hook, error messages,
+ * monotonic clock, base64. Not installed. */
+#ifndef SC_CORE_H
+#define SC_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stepcheck/common.h"
+
+/* Allocation: every library allocation goes through these (sc_set_allocator). */
+void *sc__malloc(size_t n);
+void *sc__calloc(size_t n, size_t size);
+void *sc__realloc(void *p, size_t n);
+void sc__free(void *p);
+char *sc__strdup(const char *s);
+char *sc__strndup(const char *s, size_t n);
+/* printf into a new string; NULL on failure. */
+char *sc__asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Set this thread's detailed error message and return err (negative sc_error),
+ * so failures read: return sc__err(SC_EIO, "open %s: %s", path, strerror(errno)); */
+int sc__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Clear this thread's message (used by tests). */
+void sc__err_clear(void);
+
+/* CLOCK_MONOTONIC in milliseconds, 1 µs resolution. */
+double sc__now_ms(void);
+/* Sleep for ms (may be fractional). */
+void sc__sleep_ms(double ms);
+
+/* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
+ * whitespace rejected). Decode writes *out (caller frees with sc__free). */
+int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen);
+/* Encode into a new NUL-terminated string. */
+char *sc__base64_encode(const uint8_t *in, size_t inlen);
+
+#endif

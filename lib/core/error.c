@@ -1,0 +1,35 @@
+/* Error table (one X-macro) and the per-thread detailed message. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core.h"
+
+static _Thread_local char t_msg[1024];
+
+SC_EXTERN const char *sc_strerror(int err) {
+  switch (err) {
+  case SC_OK:
+    return "success";
+#define SC__ERR_CASE(name, code, msg) \
+  case code:                          \
+    return msg;
+    SC_ERRNO_MAP(SC__ERR_CASE)
+#undef SC__ERR_CASE
+  default:
+    return "unknown error";
+  }
+}
+
+SC_EXTERN const char *sc_errmsg(void) { return t_msg; }
+
+int sc__err(int err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(t_msg, sizeof t_msg, fmt, ap);
+  va_end(ap);
+  return err;
+}
+
+void sc__err_clear(void) { t_msg[0] = '\0'; }
+
+SC_EXTERN const char *sc_version(void) { return SC_VERSION_STRING; }

@@ -1,0 +1,72 @@
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stepcheck.h"
+
+const char *sc_test_fixture(const char *rel) {
+  static char buf[4096];
+  const char *root = getenv("SC_FIXTURES");
+  snprintf(buf, sizeof buf, "%s/%s", root ? root : "fixtures", rel);
+  return buf;
+}
+
+char *sc_test_slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  size_t r;
+  while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += r;
+    if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
+  }
+  fclose(f);
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}
+
+char *sc_test_mkdtemp(void) {
+  char tmpl[] = "/tmp/sc-test-XXXXXX";
+  char *d = mkdtemp(tmpl);
+  return d ? strdup(d) : NULL;
+}
+
+void sc_test_rmtree(const char *dir) {
+  if (!dir || strncmp(dir, "/tmp/sc-test-", 13) != 0) return;
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "rmtree %s failed\n", dir);
+}
+
+static long g_fail_after = -1;
+static long g_live;
+
+static void *t_malloc(size_t n) {
+  if (g_fail_after == 0) return NULL;
+  if (g_fail_after > 0) g_fail_after--;
+  size_t *p = malloc(n + sizeof(size_t) * 2);
+  if (!p) return NULL;
+  g_live++;
+  return p + 2;
+}
+static void t_free(void *p) {
+  if (!p) return;
+  g_live--;
+  free((size_t *)p - 2);
+}
+static void *t_realloc(void *p, size_t n) {
+  if (!p) return t_malloc(n);
+  if (g_fail_after == 0) return NULL;
+  if (g_fail_after > 0) g_fail_after--;
+  size_t *q = realloc((size_t *)p - 2, n + sizeof(size_t) * 2);
+  return q ? q + 2 : NULL;
+}
+
+void sc_test_alloc_install(void) { sc_set_allocator(t_malloc, t_realloc, t_free); }
+void sc_test_alloc_fail_after(long n) { g_fail_after = n; }
+long sc_test_alloc_live(void) { return g_live; }

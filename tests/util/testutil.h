@@ -1,0 +1,26 @@
+/* Helpers shared by the tests: fixture paths, counting allocator, temp dirs. */
+#ifndef SC_TESTUTIL_H
+#define SC_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+/* $SC_FIXTURES/rel as a static buffer (valid until the next call). */
+const char *sc_test_fixture(const char *rel);
+/* Read a whole file; NULL if missing. Caller frees with free(). */
+char *sc_test_slurp(const char *path, size_t *len);
+/* mkdtemp under /tmp; caller removes with sc_test_rmtree. */
+char *sc_test_mkdtemp(void);
+void sc_test_rmtree(const char *dir);
+
+/* Counting allocator: install with sc_test_alloc_install(); after
+ * sc_test_alloc_fail_after(n) the n-th next allocation (0-based) fails. */
+void sc_test_alloc_install(void);
+void sc_test_alloc_fail_after(long n);
+long sc_test_alloc_live(void);
+
+#endif
