@@ -1,0 +1,56 @@
+/* stepcheck — run a scenario: cycles x steps, verdicts with timings.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_RUN_H
+#define STEPCHECK_RUN_H
+
+#include "common.h"
+#include "scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Verdict and timings of one step in one cycle. All times in ms. */
+typedef struct sc_step_result {
+  const char *step_id;    /**< borrowed from the scenario */
+  int cycle;              /**< 1-based; 0 for setup steps */
+  int setup;              /**< non-zero for a setup step */
+  int passed;
+  char *reason;           /**< one line; on pass a summary ("scale x0.1250 (want x0.1250)") */
+  double started_unix_ms; /**< wall clock when the first input was sent (JTL timeStamp) */
+  double gesture_ms;      /**< first input sent -> last input acknowledged */
+  double first_change_ms; /**< first input sent -> capture first showing an expected change; -1 none */
+  double verified_ms;     /**< first input sent -> capture on which all expectations held; -1 failed */
+  int captures;           /**< captures taken after the gesture */
+  double capture_ms;      /**< mean cost of one of those captures */
+  double scale_factor;    /**< measured scale factor, 0 when the step has no scale check */
+  char *scale_text;       /**< "100.0 m -> 20.0 m" or NULL */
+  size_t nartifacts;
+  char **artifacts;       /**< before/after/diff PNG paths written on failure */
+} sc_step_result;
+
+/** Drift found after a cycle: a region that did not come back to its cycle-start state. */
+typedef struct sc_drift {
+  int cycle;
+  const char *region;     /**< borrowed */
+  long pixels;
+} sc_drift;
+
+typedef struct sc_run_result {
+  const sc_scenario *scenario; /**< borrowed */
+  int cycles;
+  size_t nresults;
+  sc_step_result *results;     /**< setup steps first, then cycle 1 steps, ... */
+  size_t ndrift;
+  sc_drift *drift;
+  int passed;                  /**< every step of every cycle passed (and no failing drift) */
+  int steps_passed, steps_failed;
+  char *error;                 /**< infrastructure error that stopped the run, or NULL */
+} sc_run_result;
+
+SC_EXTERN void sc_run_result_free(sc_run_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
