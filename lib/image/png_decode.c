@@ -1,0 +1,200 @@
+/* PNG decode from memory with libpng 1.6: any colour type and bit depth to
+ * 8-bit RGBA, limits checked before any allocation, libpng errors turned into
+ * SC_EFORMAT. Hostile input must fail cleanly and cheaply. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/core.h"
+#include "image/image_int.h"
+
+/* Ancillary chunks (iCCP, zTXt, ...) may not make libpng allocate more. */
+#define SC_PNG_CHUNK_MALLOC_MAX ((png_alloc_size_t)8 << 20)
+/* Nor may a file queue up more than this many unknown/text chunks. */
+#define SC_PNG_CHUNK_CACHE_MAX 256
+
+/* Everything the setjmp-protected part touches lives here, so no local
+ * variable is modified between setjmp and longjmp. */
+typedef struct decode_ctx {
+  const uint8_t *buf;
+  size_t len, pos;
+  int oom;             /* an allocation failed (mem_ptr of the png struct) */
+  char msg[200];       /* libpng's error text */
+  png_structp png;
+  png_infop info;
+  png_bytep *rows;
+  sc_image *img;
+  int width, height;
+} decode_ctx;
+
+static void on_error(png_structp png, png_const_charp msg) {
+  decode_ctx *c = png_get_error_ptr(png);
+  /* libpng says "IDAT: CRC error"; read it as "CRC error in IDAT". */
+  if (strlen(msg) > 6 && msg[4] == ':' && msg[5] == ' ')
+    snprintf(c->msg, sizeof c->msg, "%s in %.4s", msg + 6, msg);
+  else
+    snprintf(c->msg, sizeof c->msg, "%s", msg);
+  png_longjmp(png, 1); /* returning would make libpng print to stderr */
+}
+
+static void on_warning(png_structp png, png_const_charp msg) {
+  (void)png;
+  (void)msg; /* benign: ancillary chunk problems, sRGB profile notes */
+}
+
+static void on_read(png_structp png, png_bytep out, size_t n) {
+  decode_ctx *c = png_get_io_ptr(png);
+  if (n > c->len - c->pos) png_error(png, "truncated");
+  memcpy(out, c->buf + c->pos, n);
+  c->pos += n;
+}
+
+static uint32_t be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Signature and the IHDR size against the limits, before libpng (and so
+ * before any allocation) sees the file. */
+static int precheck(const uint8_t *buf, size_t len, const sc_png_limits *lim) {
+  static const uint8_t sig[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  if (len == 0) return sc__err(SC_EFORMAT, "png: empty input");
+  if (memcmp(buf, sig, len < 8 ? len : 8) != 0)
+    return sc__err(SC_EFORMAT, "png: not a PNG file (bad signature)");
+  if (len < 8 + 8 + 13 + 4) return sc__err(SC_EFORMAT, "png: truncated");
+  if (be32(buf + 8) != 13 || memcmp(buf + 12, "IHDR", 4) != 0)
+    return sc__err(SC_EFORMAT, "png: first chunk is not a valid IHDR");
+  uint32_t w = be32(buf + 16), h = be32(buf + 20);
+  if (w == 0 || h == 0 || w > 0x7fffffffu || h > 0x7fffffffu)
+    return sc__err(SC_EFORMAT, "png: invalid image size %lux%lu in IHDR", (unsigned long)w,
+                   (unsigned long)h);
+  if (w > (uint32_t)lim->max_width || h > (uint32_t)lim->max_height)
+    return sc__err(SC_ETOOBIG, "png: %lux%lu exceeds the limit %dx%d", (unsigned long)w,
+                   (unsigned long)h, lim->max_width, lim->max_height);
+  size_t row = (size_t)w * 4;
+  if (row > SIZE_MAX / h || row * h > lim->max_bytes)
+    return sc__err(SC_ETOOBIG, "png: %lux%lu needs more than the limit of %zu RGBA bytes",
+                   (unsigned long)w, (unsigned long)h, lim->max_bytes);
+  return 0;
+}
+
+/* The part libpng may longjmp out of. Returns 0, or 1 after a libpng error
+ * (message in c->msg), or a negative sc_error of our own. */
+static int decode(decode_ctx *c, const sc_png_limits *lim) {
+  if (setjmp(png_jmpbuf(c->png))) return 1;
+  png_set_user_limits(c->png, (png_uint_32)lim->max_width, (png_uint_32)lim->max_height);
+  png_set_chunk_malloc_max(c->png, SC_PNG_CHUNK_MALLOC_MAX);
+  png_set_chunk_cache_max(c->png, SC_PNG_CHUNK_CACHE_MAX);
+  png_set_read_fn(c->png, c, on_read);
+  png_read_info(c->png, c->info);
+
+  png_uint_32 w, h;
+  int depth, type, interlace;
+  png_get_IHDR(c->png, c->info, &w, &h, &depth, &type, &interlace, NULL, NULL);
+  if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(c->png);
+  if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(c->png);
+  int trns = png_get_valid(c->png, c->info, PNG_INFO_tRNS) != 0;
+  if (trns) png_set_tRNS_to_alpha(c->png);
+  if (depth == 16) png_set_scale_16(c->png); /* rounds: v * 255 / 65535 */
+  if (!(type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(c->png);
+  if (!(type & PNG_COLOR_MASK_ALPHA) && !trns) png_set_filler(c->png, 0xff, PNG_FILLER_AFTER);
+  png_set_interlace_handling(c->png);
+  png_read_update_info(c->png, c->info);
+  if (png_get_rowbytes(c->png, c->info) != (size_t)w * 4 ||
+      png_get_bit_depth(c->png, c->info) != 8)
+    return sc__err(SC_EFORMAT, "png: transform did not give 8-bit RGBA");
+
+  int rc = sc__image_alloc(&c->img, (int)w, (int)h, 0);
+  if (rc) return rc;
+  c->rows = sc__malloc((size_t)h * sizeof *c->rows);
+  if (!c->rows) return sc__err(SC_ENOMEM, "png: out of memory");
+  for (png_uint_32 y = 0; y < h; y++) c->rows[y] = c->img->px + (size_t)y * c->img->stride;
+  png_read_image(c->png, c->rows);
+  /* reads up to IEND, so a file cut after its image data is still an error */
+  png_read_end(c->png, NULL);
+  return 0;
+}
+
+SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
+                                  const sc_png_limits *lim) {
+  static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
+  if (!out || (!buf && len)) return sc__err(SC_EINVAL, "png: NULL argument");
+  *out = NULL;
+  if (!lim) lim = &deflim;
+  if (lim->version != SC_PNG_LIMITS_VERSION || lim->max_width <= 0 || lim->max_height <= 0)
+    return sc__err(SC_EINVAL, "png: invalid limits");
+  int rc = precheck(buf, len, lim);
+  if (rc) return rc;
+
+  decode_ctx c;
+  memset(&c, 0, sizeof c);
+  c.buf = buf;
+  c.len = len;
+  c.png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &c, on_error, on_warning, &c.oom,
+                                   sc__png_malloc, sc__png_free);
+  if (!c.png) return sc__err(SC_ENOMEM, "png: out of memory");
+  c.info = png_create_info_struct(c.png);
+  if (!c.info) {
+    png_destroy_read_struct(&c.png, NULL, NULL);
+    return sc__err(SC_ENOMEM, "png: out of memory");
+  }
+  rc = decode(&c, lim);
+  if (rc == 1) {
+    if (c.oom)
+      rc = sc__err(SC_ENOMEM, "png: out of memory (%s)", c.msg);
+    else
+      rc = sc__err(SC_EFORMAT, "png: %s", c.msg);
+  }
+  png_destroy_read_struct(&c.png, &c.info, NULL);
+  sc__free(c.rows);
+  if (rc) {
+    sc_image_free(c.img);
+    return rc;
+  }
+  *out = c.img;
+  return 0;
+}
+
+SC_EXTERN int sc_image_load_png(sc_image **out, const char *path, const sc_png_limits *lim) {
+  if (!out || !path) return sc__err(SC_EINVAL, "png: NULL argument");
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return sc__err(SC_EIO, "%s: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return sc__err(SC_EIO, "%s: not a regular file", path);
+  }
+  /* zlib's best ratio is about 1032:1; a file far bigger than its decoded
+   * size allowed can only be hostile or junk */
+  static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
+  size_t maxb = (lim ? lim : &deflim)->max_bytes;
+  size_t cap = maxb < SIZE_MAX / 2 ? maxb + ((size_t)1 << 20) : SIZE_MAX;
+  if ((uintmax_t)st.st_size > cap) {
+    fclose(f);
+    return sc__err(SC_ETOOBIG, "%s: file of %jd bytes is too large", path,
+                   (intmax_t)st.st_size);
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *buf = sc__malloc(n);
+  if (!buf) {
+    fclose(f);
+    return sc__err(SC_ENOMEM, "%s: out of memory", path);
+  }
+  size_t got = fread(buf, 1, n, f);
+  int err = ferror(f);
+  fclose(f);
+  if (err || got != n) {
+    sc__free(buf);
+    return sc__err(SC_EIO, "%s: read failed", path);
+  }
+  int rc = sc_image_decode_png(out, buf, n, lim);
+  sc__free(buf);
+  if (rc) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    return sc__err(rc, "%s: %s", path, msg);
+  }
+  return 0;
+}

@@ -1,0 +1,166 @@
+/* sc_image_diff: pixelmatch-style tolerance, counts, bbox, diff image. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "stepcheck.h"
+
+static uint8_t *px(sc_image *img, int x, int y) {
+  return img->px + (size_t)y * img->stride + (size_t)x * 4;
+}
+
+/* A busy but deterministic opaque picture. */
+static sc_image *picture(int w, int h) {
+  sc_image *img;
+  assert_int_equal(sc_image_new(&img, w, h), 0);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t *p = px(img, x, y);
+      p[0] = (uint8_t)(x * 9 + y);
+      p[1] = (uint8_t)(y * 5 + 40);
+      p[2] = (uint8_t)((x * y) >> 2);
+      p[3] = 255;
+    }
+  return img;
+}
+
+static sc_image *copy(const sc_image *src) {
+  sc_image *img;
+  assert_int_equal(sc_image_crop(&img, src, (sc_rect){0, 0, src->width, src->height}), 0);
+  return img;
+}
+
+static void identical(void **st) {
+  (void)st;
+  sc_image *a = picture(40, 30), *b = copy(a);
+  size_t n = 99;
+  sc_rect box = {1, 1, 1, 1};
+  sc_rect all = {0, 0, 40, 30};
+  assert_int_equal(sc_image_diff(&n, &box, NULL, a, all, b, all, NULL), 0);
+  assert_int_equal(n, 0);
+  assert_int_equal(box.w, 0);
+  assert_int_equal(box.h, 0);
+  sc_diff_options exact = SC_DIFF_OPTIONS_INIT;
+  exact.threshold = 0;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, all, b, all, &exact), 0);
+  assert_int_equal(n, 0);
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
+static void one_level_is_noise(void **st) {
+  (void)st;
+  sc_image *a = picture(40, 30), *b = copy(a);
+  px(b, 17, 11)[1] += 1;
+  sc_rect all = {0, 0, 40, 30};
+  size_t n = 99;
+  sc_diff_options o = SC_DIFF_OPTIONS_INIT;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, all, b, all, &o), 0);
+  assert_int_equal(n, 0); /* within 0.1 */
+  o.threshold = 0;
+  sc_rect box;
+  assert_int_equal(sc_image_diff(&n, &box, NULL, a, all, b, all, &o), 0);
+  assert_int_equal(n, 1);
+  assert_int_equal(box.x, 17);
+  assert_int_equal(box.y, 11);
+  assert_int_equal(box.w, 1);
+  assert_int_equal(box.h, 1);
+  /* alpha alone is ignored */
+  px(b, 17, 11)[1] -= 1;
+  px(b, 3, 3)[3] = 0;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, all, b, all, &o), 0);
+  assert_int_equal(n, 0);
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
+static void block_bbox_and_image(void **st) {
+  (void)st;
+  sc_image *a = picture(40, 30), *b = copy(a);
+  for (int y = 12; y < 22; y++)
+    for (int x = 5; x < 15; x++) {
+      uint8_t *p = px(b, x, y);
+      p[0] = (uint8_t)(255 - p[0]);
+      p[1] = (uint8_t)(255 - p[1]);
+      p[2] = (uint8_t)(p[2] + 128);
+    }
+  sc_rect all = {0, 0, 40, 30};
+  size_t n;
+  sc_rect box;
+  sc_image *d = NULL;
+  assert_int_equal(sc_image_diff(&n, &box, &d, a, all, b, all, NULL), 0);
+  assert_int_equal(n, 100);
+  assert_int_equal(box.x, 5);
+  assert_int_equal(box.y, 12);
+  assert_int_equal(box.w, 10);
+  assert_int_equal(box.h, 10);
+  assert_non_null(d);
+  assert_int_equal(d->width, 40);
+  assert_int_equal(d->height, 30);
+  size_t red = 0;
+  for (int y = 0; y < 30; y++)
+    for (int x = 0; x < 40; x++) {
+      uint32_t v = sc_image_pixel(d, x, y);
+      int inside = x >= 5 && x < 15 && y >= 12 && y < 22;
+      if (inside) {
+        assert_int_equal(v, 0xff0000ffu);
+      } else {
+        uint8_t g = (uint8_t)(v >> 24);
+        assert_int_equal((v >> 16) & 255, g); /* grey */
+        assert_int_equal((v >> 8) & 255, g);
+        assert_int_equal(v & 255, 255);
+        assert_true(g >= 191); /* faded toward white */
+      }
+      red += v == 0xff0000ffu;
+    }
+  assert_int_equal(red, 100);
+  sc_image_free(d);
+
+  /* regions: the same block seen through offset windows */
+  sc_rect ra = {4, 10, 20, 15}, rb = {4, 10, 20, 15};
+  assert_int_equal(sc_image_diff(&n, &box, NULL, a, ra, b, rb, NULL), 0);
+  assert_int_equal(n, 100);
+  assert_int_equal(box.x, 1);
+  assert_int_equal(box.y, 2);
+  /* a shifted window of a against b: a different comparison, same API */
+  sc_rect outside = {30, 20, 20, 15};
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, outside, b, rb, NULL), SC_EINVAL);
+  sc_rect small = {0, 0, 5, 5};
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, small, b, rb, NULL), SC_EINVAL);
+  sc_diff_options bad = SC_DIFF_OPTIONS_INIT;
+  bad.threshold = 1.5;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, all, b, all, &bad), SC_EINVAL);
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
+/* Black vs white: squared YIQ distance 32857 of the 35215 scale, so it
+ * differs up to a threshold of about 0.966. */
+static void extremes(void **st) {
+  (void)st;
+  sc_image *a, *b;
+  assert_int_equal(sc_image_new(&a, 2, 1), 0);
+  assert_int_equal(sc_image_new(&b, 2, 1), 0);
+  memset(b->px, 255, 8);
+  sc_rect r = {0, 0, 2, 1};
+  size_t n;
+  sc_diff_options o = SC_DIFF_OPTIONS_INIT;
+  o.threshold = 0.96;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, r, b, r, &o), 0);
+  assert_int_equal(n, 2);
+  o.threshold = 1.0;
+  assert_int_equal(sc_image_diff(&n, NULL, NULL, a, r, b, r, &o), 0);
+  assert_int_equal(n, 0);
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(identical),
+      cmocka_unit_test(one_level_is_noise),
+      cmocka_unit_test(block_bbox_and_image),
+      cmocka_unit_test(extremes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
