@@ -7,5 +7,8 @@
 #include "stepcheck/common.h"
 #include "stepcheck/image.h"
 #include "stepcheck/browser.h"
+#include "stepcheck/page.h"
+#include "stepcheck/scenario.h"
+#include "stepcheck/run.h"
 
 #endif

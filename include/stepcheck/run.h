@@ -4,6 +4,7 @@
 #define STEPCHECK_RUN_H
 
 #include "common.h"
+#include "browser.h"
 #include "scenario.h"
 
 #ifdef __cplusplus
@@ -48,6 +49,35 @@ typedef struct sc_run_result {
   char *error;                 /**< infrastructure error that stopped the run, or NULL */
 } sc_run_result;
 
+/** Called after every step result (setup and cycle steps). */
+typedef void (*sc_progress_cb)(const sc_step_result *res, int cycles, void *userdata);
+
+typedef struct sc_run_options {
+  unsigned version;
+  const char *url;          /**< overrides the scenario's url; NULL keeps it. Borrowed. */
+  int cycles;               /**< default 1 */
+  const char *report_dir;   /**< failure images go here (created); NULL = none. Borrowed. */
+  sc_browser *browser;      /**< borrowed; NULL = launch one for the run */
+  const sc_browser_options *browser_options; /**< for the launch; NULL = defaults */
+  int fast_capture;         /**< use optimizeForSpeed for polling captures (still lossless PNG) */
+  sc_progress_cb progress;
+  void *userdata;           /**< for progress */
+} sc_run_options;
+#define SC_RUN_OPTIONS_VERSION 1
+#define SC_RUN_OPTIONS_INIT {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, 1, NULL, NULL}
+
+/**
+ * Run a scenario: open its page, run the setup steps, then `cycles` cycles of
+ * its steps, judging each step on the pixels.
+ * @param out the result, the caller's (sc_run_result_free); set even when the
+ *            run stopped on an infrastructure error (then out->error says why).
+ * @return 0 when the run completed (steps may have failed: see out->passed);
+ *         a negative sc_error when the browser, page or connection failed.
+ */
+SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
+                              const sc_run_options *opts);
+
+/** Free a result; NULL is fine. */
 SC_EXTERN void sc_run_result_free(sc_run_result *r);
 
 #ifdef __cplusplus

@@ -2,25 +2,49 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stepcheck.h"
+#include "cli.h"
 
-static void usage(FILE *f) {
-  fprintf(f, "usage: stepcheck [--version] [--help] <command> [args]\n");
-}
+static const char k_usage[] =
+    "usage: stepcheck <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO [--url URL] [--cycles N] [--report DIR] [--report-json F]\n"
+    "               [--junit F] [--jtl F] [--browser ENDPOINT] [--quiet]\n"
+    "                       run a scenario's steps and judge each on the pixels\n"
+    "  validate SCENARIO    check a scenario file without a browser\n"
+    "  capture --url URL [--viewport WxH] [--guest WxH] [--region x,y,w,h]\n"
+    "          [--scale S] -o OUT.png\n"
+    "                       screenshot (a region of) the page's canvas\n"
+    "  glyphs learn --text TEXT IMAGE --region x,y,w,h [--ink RRGGBB] -o SET\n"
+    "                       learn glyphs from a labelled crop into a glyph set\n"
+    "  ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
+    "                       read text with a glyph set\n"
+    "  read-scale IMAGE [--region x,y,w,h] [--profile josm]\n"
+    "                       read a scale bar: text, bar length, metres per pixel\n"
+    "  --version, --help\n"
+    "\n"
+    "exit codes: 0 ok, 1 a step failed, 2 usage or configuration error,\n"
+    "3 browser or infrastructure error\n";
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    usage(stderr);
-    return 2;
+    fputs(k_usage, stderr);
+    return EXIT_USAGE;
   }
-  if (!strcmp(argv[1], "--version")) {
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
     printf("stepcheck %s\n", sc_version());
-    return 0;
+    return EXIT_OK;
   }
-  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    usage(stdout);
-    return 0;
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    fputs(k_usage, stdout);
+    return EXIT_OK;
   }
-  fprintf(stderr, "stepcheck: unknown command '%s'\n", argv[1]);
-  return 2;
+  if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
+  if (!strcmp(cmd, "capture")) return cmd_capture(argc - 1, argv + 1);
+  if (!strcmp(cmd, "glyphs")) return cmd_glyphs(argc - 1, argv + 1);
+  if (!strcmp(cmd, "ocr")) return cmd_ocr(argc - 1, argv + 1);
+  if (!strcmp(cmd, "read-scale")) return cmd_read_scale(argc - 1, argv + 1);
+  return cli_err(EXIT_USAGE, "unknown command '%s' (see stepcheck --help)", cmd);
 }

@@ -1,0 +1,87 @@
+/* stepcheck — a page: one user's tab showing the guest canvas; input and capture
+ * in guest coordinates.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_PAGE_H
+#define STEPCHECK_PAGE_H
+
+#include "browser.h"
+#include "common.h"
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One tab in its own browser context (users are isolated from each other). */
+typedef struct sc_page sc_page;
+
+typedef struct sc_page_options {
+  unsigned version;
+  int viewport_w, viewport_h;  /**< CSS px at device scale factor 1; default 1600x940 */
+  int guest_w, guest_h;        /**< expected canvas size (1 px tolerance); 0 = take what is found */
+  double wheel_delta;          /**< |deltaY| per wheel notch; default 100 */
+  double notch_spacing_ms;     /**< pause between wheel notches; default 250 */
+  double load_timeout_ms;      /**< navigation + canvas of the right size; default 30000 */
+  const char *canvas_selector; /**< CSS selector; NULL = the largest canvas. Borrowed. */
+} sc_page_options;
+#define SC_PAGE_OPTIONS_VERSION 1
+#define SC_PAGE_OPTIONS_INIT \
+  {SC_PAGE_OPTIONS_VERSION, 1600, 940, 0, 0, 100.0, 250.0, 30000.0, NULL}
+
+/**
+ * Open url in a new browser context and wait until the page has loaded and a
+ * canvas of the expected guest size is shown, whole, inside the viewport.
+ * @param out  the page, the caller's (sc_page_free); b is borrowed and must
+ *             outlive the page.
+ * @param opts NULL for SC_PAGE_OPTIONS_INIT.
+ * @return 0; SC_EGEOMETRY when the canvas has another size or is clipped
+ *         ("canvas 1280x720 at (0,32.5), want 1600x900"), SC_ETIMEDOUT, ...
+ */
+SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
+                           const sc_page_options *opts);
+
+/** Close the tab and its context. NULL is fine. */
+SC_EXTERN void sc_page_free(sc_page *p);
+
+/** Canvas position in the page (CSS px, may be fractional) and its size. */
+SC_EXTERN void sc_page_canvas(const sc_page *p, double *x, double *y, int *w, int *h);
+
+/* Input. Guest coordinates; an integer point names a guest pixel and input
+ * goes to that pixel's centre. Each returns once the browser acknowledged
+ * the last event it sent. */
+
+/** Move the pointer (mouseMoved, no buttons). */
+SC_EXTERN int sc_page_move(sc_page *p, sc_point at);
+/** Left click: mouseMoved, mousePressed, mouseReleased with clickCount 1. */
+SC_EXTERN int sc_page_click(sc_page *p, sc_point at);
+/**
+ * Wheel notches at a point: |notches| mouseWheel events of the configured
+ * delta, spaced by notch_spacing_ms. notches < 0 scrolls up (deltaY < 0).
+ */
+SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches);
+/**
+ * Press and release a key by DOM name ("NumpadAdd", "Escape", "Enter", "a",
+ * "F5", "ArrowLeft"), with modifiers joined by '+' ("Control+a",
+ * "Shift+Tab"), repeat times. SC_EINVAL for an unknown name.
+ */
+SC_EXTERN int sc_page_key(sc_page *p, const char *key, int repeat);
+
+/**
+ * Capture guest region clip as an image (Page.captureScreenshot, PNG,
+ * decoded). scale < 1 gives a smaller image for cheap change detection;
+ * fast non-zero uses optimizeForSpeed. *ms (optional) receives the cost.
+ */
+SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip,
+                              double scale, int fast, double *ms);
+
+/**
+ * Evaluate a JavaScript expression in the page; *json receives the result
+ * value as JSON text (returnByValue; promises awaited), freed with sc_free.
+ * json may be NULL to ignore the value. SC_EPROTO on a thrown exception.
+ */
+SC_EXTERN int sc_page_eval(char **json, sc_page *p, const char *expr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/* Judging expectations on captured pixels. No CDP here: frames in, verdicts
+ * out, so every rule is testable on PNG fixtures alone. */
+#ifndef SC_JUDGE_H
+#define SC_JUDGE_H
+
+#include "stepcheck/image.h"
+#include "stepcheck/scenario.h"
+
+/* A capture of guest rectangle clip; img pixel (0,0) is guest (clip.x, clip.y). */
+typedef struct sc__frame {
+  sc_image *img;
+  sc_rect clip;
+} sc__frame;
+
+/* A scale-bar reading reduced to what judging needs. */
+typedef struct sc__scale {
+  int ok;              /* 1 when read */
+  double mpp;          /* metres per pixel */
+  double rel_err;      /* relative error bound of mpp */
+  char text[48];       /* "100.0 m" */
+  double bar_px;
+  char why[160];       /* when !ok */
+} sc__scale;
+
+/* What the judge may look up besides the frames. */
+typedef struct sc__judge_ctx {
+  const sc_scenario *s;
+  const sc__frame *before;  /* pre-gesture capture (at rest) */
+  const sc__frame *cur;     /* the capture being judged */
+  const sc__frame *prev;    /* the capture before it, or NULL */
+  /* named snapshot ("start" or a step id): NULL when unknown */
+  const sc__frame *(*snapshot)(void *ud, const char *name);
+  /* baseline PNG by resolved path: NULL when it cannot be loaded */
+  const sc_image *(*baseline)(void *ud, const char *path);
+  void *ud;
+  const sc__scale *scale_before; /* per expectation index (scale kinds only) */
+  double elapsed_ms;             /* since the first input, for messages */
+} sc__judge_ctx;
+
+typedef struct sc__verdict {
+  int holds;          /* the expectation holds on cur */
+  int shows_change;   /* cur shows a change this expectation expects (first_change) */
+  long pixels;        /* differing / matching pixels counted */
+  double factor;      /* scale: measured factor */
+  char reason[256];   /* one line: why it holds or not */
+  char scale_text[96];
+} sc__verdict;
+
+/* Sub-rectangle of frame f covering guest rect r; 0 when r is inside f. */
+int sc__frame_sub(const sc__frame *f, sc_rect r, sc_rect *out);
+
+/* Judge one expectation (index ei of step) on ctx->cur. */
+int sc__judge_expect(sc__verdict *v, const sc_step *step, size_t ei, const sc__judge_ctx *ctx);
+
+/* Two frames identical over guest rect r (exact bytes). */
+int sc__frame_equal(const sc__frame *a, const sc__frame *b, sc_rect r);
+
+/* Read the scale bar in guest rect r of frame f with a profile. */
+void sc__scale_read(sc__scale *out, const sc__frame *f, sc_rect r, const char *profile);
+
+/* Read text in guest rect r of frame f with a glyph set; 0 or sc_error, text in buf. */
+int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const char *glyphs);
+
+#endif

@@ -1,0 +1,60 @@
+/* Internal runner state: one user's page, its snapshots and clocks. */
+#ifndef SC_RUNNER_H
+#define SC_RUNNER_H
+
+#include "judge/judge.h"
+#include "stepcheck/page.h"
+#include "stepcheck/run.h"
+
+typedef struct sc__snap {
+  char *name;       /* "start" or a step id */
+  sc__frame f;
+} sc__snap;
+
+typedef struct sc__baseline {
+  char *path;
+  sc_image *img;
+} sc__baseline;
+
+typedef struct sc__runner {
+  const sc_scenario *s;
+  sc_page *page;              /* borrowed */
+  const sc_run_options *o;
+  sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
+  sc__snap *snaps;
+  size_t nsnaps;
+  sc__baseline *baselines;
+  size_t nbaselines;
+  double last_gesture_end;    /* ms, monotonic; 0 = none yet */
+  double last_click_at;
+  sc_point last_click;
+  int have_click;
+  int artifact_seq;
+} sc__runner;
+
+/* Union of two rects (an empty rect is the identity). */
+sc_rect sc__rect_union(sc_rect a, sc_rect b);
+
+/* Capture guest rect r into f (f->img replaced). *ms gets the cost. */
+int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms);
+/* Capture until two consecutive captures are identical, at most until
+ * deadline (monotonic ms); 0, SC_ETIMEDOUT (f holds the last capture). */
+int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline);
+
+/* Remember a frame under a name (replacing an older one); takes ownership of f->img. */
+int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
+const sc__frame *sc__runner_snap_get(void *r, const char *name);
+const sc_image *sc__runner_baseline(void *r, const char *path);
+void sc__runner_clear(sc__runner *r);
+
+/* Run one step (index into setup when setup is set, else into the cycle). */
+int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t need_index,
+                    int cycle);
+
+/* Write before/after/diff PNGs of guest rect rr for a failed step; appends
+ * paths to res->artifacts and returns a short " (see DIR/...)" suffix. */
+void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region,
+                          sc_rect rr, const sc__frame *before, const sc__frame *after,
+                          int cycle);
+
+#endif

@@ -1,0 +1,191 @@
+/* One step: settle, park, capture at rest, gesture, then capture back to
+ * back until every expectation holds on a settled frame (two identical
+ * captures in a row) or the timeout. A step never passes on a frame between
+ * wheel notches, nor on a change that only the pointer caused. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "runner.h"
+
+static double unix_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int gesture(sc__runner *r, const sc_step *st) {
+  const sc_action *a = &st->action;
+  switch (a->kind) {
+  case SC_ACTION_NONE:
+    return 0;
+  case SC_ACTION_CLICK:
+    return sc_page_click(r->page, a->at);
+  case SC_ACTION_MOVE:
+    return sc_page_move(r->page, a->at);
+  case SC_ACTION_WHEEL:
+    return sc_page_wheel(r->page, a->at, a->notches);
+  case SC_ACTION_KEY: {
+    int rc = a->has_at ? sc_page_move(r->page, a->at) : 0;
+    return rc < 0 ? rc : sc_page_key(r->page, a->key, a->repeat > 0 ? a->repeat : 1);
+  }
+  }
+  return sc__err(SC_EINVAL, "step %s: unknown action", st->id);
+}
+
+/* The settle floor: time since the last gesture, and no accidental double
+ * click on the same point. */
+static void settle(sc__runner *r, const sc_step *st) {
+  double until = r->last_gesture_end > 0 ? r->last_gesture_end + st->settle_ms : 0;
+  if (st->action.kind == SC_ACTION_CLICK && r->have_click &&
+      fabs(st->action.at.x - r->last_click.x) < 8 && fabs(st->action.at.y - r->last_click.y) < 8) {
+    double dc = r->last_click_at + r->s->double_click_ms + 1;
+    if (dc > until) until = dc;
+  }
+  sc__sleep_ms(until - sc__now_ms());
+}
+
+static void set_reason(sc_step_result *res, const char *msg) {
+  sc__free(res->reason);
+  res->reason = sc__strdup(msg);
+}
+
+/* Join the reasons of all expectations ("; "), for a pass summary. */
+static void summarize(char *buf, size_t len, const sc__verdict *v, size_t n) {
+  buf[0] = '\0';
+  size_t used = 0;
+  for (size_t i = 0; i < n && used + 4 < len; i++) {
+    int k = snprintf(buf + used, len - used, "%s%s", i ? "; " : "", v[i].reason);
+    if (k < 0) break;
+    used += (size_t)k;
+  }
+}
+
+int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t ni,
+                    int cycle) {
+  const sc_scenario *s = r->s;
+  memset(res, 0, sizeof *res);
+  res->step_id = st->id;
+  res->cycle = cycle;
+  res->first_change_ms = -1;
+  res->verified_ms = -1;
+  sc_rect U = r->need[ni];
+  sc__frame before = {0}, cur = {0}, prev = {0};
+  sc__verdict *v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *v);
+  sc__scale *sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sb);
+  char msg[1024];
+  int rc = 0;
+  if (!v || !sb) {
+    rc = sc__err(SC_ENOMEM, "runner: out of memory");
+    goto done;
+  }
+
+  settle(r, st);
+  if (st->park && s->has_park && (rc = sc_page_move(r->page, s->park)) < 0) goto done;
+
+  if (U.w > 0) {
+    rc = sc__runner_capture_settled(r, &before, U, sc__now_ms() + st->timeout_ms);
+    if (rc == SC_ETIMEDOUT) {
+      rc = 0;
+      snprintf(msg, sizeof msg, "screen not at rest before the gesture (%.0f ms)",
+               st->timeout_ms);
+      set_reason(res, msg);
+      goto done;
+    }
+    if (rc < 0) goto done;
+    /* This step's at-rest capture is the snapshot later steps name by id. */
+    sc__frame snap = {NULL, before.clip};
+    if ((rc = sc_image_crop(&snap.img, before.img, (sc_rect){0, 0, U.w, U.h})) < 0) goto done;
+    if ((rc = sc__runner_snap_put(r, st->id, &snap)) < 0) goto done;
+    for (size_t i = 0; i < st->nexpect; i++)
+      if (st->expect[i].kind == SC_EXPECT_SCALE)
+        sc__scale_read(&sb[i], &before, s->regions[st->expect[i].region].r,
+                       st->expect[i].profile);
+  }
+
+  double t0 = sc__now_ms();
+  res->started_unix_ms = unix_ms();
+  rc = gesture(r, st);
+  double t1 = sc__now_ms();
+  res->gesture_ms = t1 - t0;
+  r->last_gesture_end = t1;
+  if (st->action.kind == SC_ACTION_CLICK) {
+    r->have_click = 1;
+    r->last_click = st->action.at;
+    r->last_click_at = t1;
+  }
+  if (rc < 0) goto done;
+  if (st->nexpect == 0) {
+    res->passed = 1;
+    res->verified_ms = res->gesture_ms;
+    set_reason(res, "no expectations (gesture only)");
+    goto done;
+  }
+
+  sc__judge_ctx ctx = {s, &before, &cur, NULL, sc__runner_snap_get, sc__runner_baseline, r, sb, 0};
+  double capsum = 0;
+  for (;;) {
+    double ms = 0;
+    if ((rc = sc__runner_capture(r, &cur, U, &ms)) < 0) goto done;
+    double t = sc__now_ms() - t0;
+    res->captures++;
+    capsum += ms;
+    ctx.prev = prev.img ? &prev : NULL;
+    ctx.elapsed_ms = t;
+    int all = 1, change = 0;
+    size_t first_bad = st->nexpect;
+    for (size_t i = 0; i < st->nexpect; i++) {
+      sc__judge_expect(&v[i], st, i, &ctx);
+      change |= v[i].shows_change;
+      if (!v[i].holds) {
+        all = 0;
+        if (first_bad == st->nexpect) first_bad = i;
+      }
+    }
+    if (change && res->first_change_ms < 0) res->first_change_ms = t;
+    int stable = prev.img && sc__frame_equal(&prev, &cur, U);
+    if (all && stable) {
+      res->verified_ms = t;
+      res->passed = 1;
+      summarize(msg, sizeof msg, v, st->nexpect);
+      set_reason(res, msg);
+      break;
+    }
+    if (t >= st->timeout_ms) {
+      if (first_bad < st->nexpect) {
+        snprintf(msg, sizeof msg, "%s", v[first_bad].reason);
+        set_reason(res, msg);
+        const sc_expect *e = &st->expect[first_bad];
+        sc__runner_artifacts(r, res, s->regions[e->region].name, s->regions[e->region].r,
+                             &before, &cur, cycle);
+      } else {
+        snprintf(msg, sizeof msg, "screen not settled after %.0f ms", t);
+        set_reason(res, msg);
+      }
+      break;
+    }
+    sc_image_free(prev.img);
+    prev = cur;
+    cur.img = NULL;
+  }
+  res->capture_ms = res->captures ? capsum / res->captures : 0;
+  for (size_t i = 0; i < st->nexpect; i++)
+    if (st->expect[i].kind == SC_EXPECT_SCALE) {
+      res->scale_factor = v[i].factor;
+      if (v[i].scale_text[0]) res->scale_text = sc__strdup(v[i].scale_text);
+    }
+
+done:
+  if (rc < 0 && !res->reason) {
+    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    set_reason(res, msg);
+  }
+  sc_image_free(before.img);
+  sc_image_free(cur.img);
+  sc_image_free(prev.img);
+  sc__free(v);
+  sc__free(sb);
+  return rc;
+}

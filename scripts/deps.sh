@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the Debian packages stepcheck needs to build, test and run its rig,
+# when they are missing. As root with apt-get, else through sudo.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config git python3
+      libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
+      chromium valgrind
+      xvfb x11vnc websockify novnc josm imagemagick fonts-dejavu-core)
+[ "${SC_DEPS_EXTRA:-}" ] && pkgs+=($SC_DEPS_EXTRA)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >/dev/null
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

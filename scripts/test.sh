@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The test command: installs what it needs (Debian packages), builds with
+# -Werror, runs every test (unit, integration on real Chromium, CLI, e2e on
+# real JOSM), then the unit tests again under ASan+UBSan and valgrind, and
+# builds the examples against the installed library.
+#   scripts/test.sh            everything
+#   SC_SKIP_E2E=1 scripts/test.sh   without the JOSM end-to-end label
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash scripts/deps.sh
+
+echo "== build (Werror)"
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEPCHECK_WERROR=ON >/dev/null
+cmake --build build-test -j"$jobs" >/dev/null
+
+echo "== tests: unit, integration, cli"
+(cd build-test && ctest -j"$jobs" -L 'unit|integration|cli' --output-on-failure)
+
+if [ -z "${SC_SKIP_E2E:-}" ]; then
+  echo "== tests: e2e (real JOSM)"
+  (cd build-test && ctest -L e2e --output-on-failure)
+fi
+
+echo "== unit tests under ASan+UBSan"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSTEPCHECK_SANITIZE=ON -DSTEPCHECK_BENCH=OFF >/dev/null
+cmake --build build-asan -j"$jobs" >/dev/null
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest -j"$jobs" -L unit --output-on-failure)
+
+echo "== unit tests under valgrind"
+bash scripts/valgrind-unit.sh build-test
+
+echo "== install and build the examples against it"
+bash scripts/check-install.sh build-test
+
+echo "test.sh: all passed"

@@ -1,0 +1,76 @@
+/* Argument helpers and error printing for the CLI. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_err(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("stepcheck: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return code;
+}
+
+int cli_lib_err(int rc, const char *what) {
+  const char *m = sc_errmsg();
+  int code = (rc == SC_EINVAL || rc == SC_ESCENARIO || rc == SC_EFORMAT || rc == SC_ETOOBIG ||
+              rc == SC_ENOTEXT || rc == SC_EUNREADABLE)
+                 ? EXIT_USAGE
+                 : EXIT_INFRA;
+  return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
+}
+
+const char *cli_value(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc) {
+    cli_err(EXIT_USAGE, "option %s needs a value", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+int cli_parse_int(int *v, const char *opt, const char *s, int min, int max) {
+  char *end;
+  errno = 0;
+  long x = strtol(s, &end, 10);
+  if (errno || end == s || *end || x < min || x > max) {
+    cli_err(EXIT_USAGE, "%s: '%s' is not a whole number from %d to %d", opt, s, min, max);
+    return -1;
+  }
+  *v = (int)x;
+  return 0;
+}
+
+int cli_parse_rect(sc_rect *r, const char *opt, const char *s) {
+  int n = 0;
+  if (sscanf(s, "%d,%d,%d,%d%n", &r->x, &r->y, &r->w, &r->h, &n) != 4 || s[n] || r->w <= 0 ||
+      r->h <= 0 || r->x < 0 || r->y < 0) {
+    cli_err(EXIT_USAGE, "%s: '%s' is not x,y,w,h (w and h > 0)", opt, s);
+    return -1;
+  }
+  return 0;
+}
+
+int cli_parse_size(int *w, int *h, const char *opt, const char *s) {
+  int n = 0;
+  if (sscanf(s, "%dx%d%n", w, h, &n) != 2 || s[n] || *w <= 0 || *h <= 0 || *w > 16384 ||
+      *h > 16384) {
+    cli_err(EXIT_USAGE, "%s: '%s' is not WIDTHxHEIGHT", opt, s);
+    return -1;
+  }
+  return 0;
+}
+
+int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s) {
+  char *end;
+  if (strlen(s) != 6 || (*rgb = (uint32_t)strtoul(s, &end, 16), *end)) {
+    cli_err(EXIT_USAGE, "%s: '%s' is not a colour RRGGBB", opt, s);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,31 @@
+/* stepcheck CLI: shared helpers. Exit codes: 0 ok, 1 a step failed,
+ * 2 usage or configuration error, 3 browser or infrastructure error. */
+#ifndef SC_CLI_H
+#define SC_CLI_H
+
+#include "stepcheck.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INFRA = 3 };
+
+/* Print "stepcheck: <fmt>" as one line on stderr and return code. */
+int cli_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Map a library error to an exit code (2 for input errors, 3 otherwise) and print it. */
+int cli_lib_err(int rc, const char *what);
+
+/* Parsers: 0 on success, else print a one-line error naming opt and return -1. */
+int cli_parse_rect(sc_rect *r, const char *opt, const char *s);
+int cli_parse_size(int *w, int *h, const char *opt, const char *s);
+int cli_parse_int(int *v, const char *opt, const char *s, int min, int max);
+int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s);
+
+/* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
+const char *cli_value(int argc, char **argv, int *i);
+
+int cmd_capture(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_glyphs(int argc, char **argv);
+int cmd_ocr(int argc, char **argv);
+int cmd_read_scale(int argc, char **argv);
+
+#endif
