@@ -1,0 +1,42 @@
+/* Report files are written to path.tmp and renamed, so a reader never sees
+ * half a report. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "report/report_int.h"
+
+int sc__report_open(sc__report_file *rf, const char *path) {
+  memset(rf, 0, sizeof *rf);
+  if (!path) return sc__err(SC_EINVAL, "report: NULL path");
+  rf->path = path;
+  rf->tmp = sc__asprintf("%s.tmp", path);
+  if (!rf->tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
+  rf->f = fopen(rf->tmp, "w");
+  if (!rf->f) {
+    int rc = sc__err(SC_EIO, "%s: %s", rf->tmp, strerror(errno));
+    sc__free(rf->tmp);
+    rf->tmp = NULL;
+    return rc;
+  }
+  return 0;
+}
+
+int sc__report_close(sc__report_file *rf, int rc) {
+  if (!rf->f) return rc;
+  int werr = ferror(rf->f) || fflush(rf->f) != 0;
+  int saved = errno;
+  if (fclose(rf->f) != 0 && !werr) {
+    werr = 1;
+    saved = errno;
+  }
+  rf->f = NULL;
+  if (!rc && werr) rc = sc__err(SC_EIO, "%s: write failed: %s", rf->tmp, strerror(saved));
+  if (!rc && rename(rf->tmp, rf->path) != 0)
+    rc = sc__err(SC_EIO, "%s: rename from %s failed: %s", rf->path, rf->tmp, strerror(errno));
+  if (rc) unlink(rf->tmp);
+  sc__free(rf->tmp);
+  rf->tmp = NULL;
+  return rc;
+}

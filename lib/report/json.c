@@ -1,0 +1,116 @@
+/* The run as JSON (jansson, so allocations go through the library's hook). */
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "report/report_int.h"
+
+/* A string, null for NULL; bytes that are not valid UTF-8 become '?'. */
+static json_t *jstr(const char *s) {
+  if (!s) return json_null();
+  json_t *j = json_string(s);
+  if (j) return j;
+  char *copy = sc__strdup(s);
+  if (!copy) return NULL;
+  for (char *p = copy; *p; p++)
+    if ((unsigned char)*p >= 0x80) *p = '?';
+  j = json_string(copy);
+  sc__free(copy);
+  return j;
+}
+
+/* A time in ms; "none" (negative) as null. */
+static json_t *jms(double v) { return v < 0 ? json_null() : json_real(v); }
+
+static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
+  json_t *arts = json_array();
+  for (size_t i = 0; arts && i < s->nartifacts; i++)
+    if (json_array_append_new(arts, jstr(s->artifacts[i])) != 0) {
+      json_decref(arts);
+      arts = NULL;
+    }
+  return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, "
+                   "s:o}",
+                   "step_id", jstr(s->step_id), "cycle", s->cycle, "setup", s->setup != 0,
+                   "passed", s->passed != 0, "reason", jstr(s->reason), "started_unix_ms",
+                   (json_int_t)llround(s->started_unix_ms), "gesture_ms", jms(s->gesture_ms),
+                   "first_change_ms", jms(s->first_change_ms), "verified_ms",
+                   jms(s->verified_ms), "elapsed_ms", json_real(sc__report_elapsed(r, s)),
+                   "captures", s->captures, "capture_ms", jms(s->capture_ms), "scale_factor",
+                   json_real(s->scale_factor), "scale_text", jstr(s->scale_text), "artifacts",
+                   arts);
+}
+
+static json_t *stats_json(const sc_run_result *r, const char *id) {
+  sc__stats st;
+  if (sc__report_stats(&st, r, id) != 0) return NULL;
+  int none = st.pass == 0;
+  return json_pack("{s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "step_id",
+                   id ? jstr(id) : json_null(), "count", (json_int_t)st.count, "passed",
+                   (json_int_t)st.pass, "failed", (json_int_t)st.fail, "avg_ms",
+                   none ? json_null() : json_real(st.avg), "median_ms",
+                   none ? json_null() : json_real(st.median), "p95_ms",
+                   none ? json_null() : json_real(st.p95), "max_ms",
+                   none ? json_null() : json_real(st.max), "steps_per_min",
+                   st.per_min > 0 ? json_real(st.per_min) : json_null());
+}
+
+static json_t *run_json(const sc_run_result *r) {
+  json_t *results = json_array(), *drift = json_array(), *by_step = json_array();
+  int ok = results && drift && by_step;
+  for (size_t i = 0; ok && i < r->nresults; i++)
+    ok = json_array_append_new(results, step_json(r, &r->results[i])) == 0;
+  for (size_t i = 0; ok && i < r->ndrift; i++)
+    ok = json_array_append_new(drift, json_pack("{s:i, s:o, s:I}", "cycle", r->drift[i].cycle,
+                                                "region", jstr(r->drift[i].region), "pixels",
+                                                (json_int_t)r->drift[i].pixels)) == 0;
+  for (size_t i = 0; ok && i < r->nresults; i++) {
+    const char *id = r->results[i].step_id;
+    size_t j = 0;
+    while (j < i && !(r->results[j].step_id == id ||
+                      (id && r->results[j].step_id && !strcmp(r->results[j].step_id, id))))
+      j++;
+    if (j == i) ok = json_array_append_new(by_step, stats_json(r, id)) == 0;
+  }
+  if (!ok) {
+    json_decref(results);
+    json_decref(drift);
+    json_decref(by_step);
+    return NULL;
+  }
+  int is_void;
+  size_t failed = sc__report_failed(r, &is_void);
+  json_t *totals = stats_json(r, NULL);
+  if (totals) json_object_del(totals, "step_id");
+  const sc_scenario *sc = r->scenario;
+  return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "app",
+                   jstr(sc__report_app(r)), "scenario", jstr(sc ? sc->path : NULL), "url",
+                   jstr(sc ? sc->url : NULL), "cycles", r->cycles, "result",
+                   is_void ? "VOID" : "PASS", "passed", !is_void, "error", jstr(r->error),
+                   "steps_passed", (json_int_t)(r->nresults - failed), "steps_failed",
+                   (json_int_t)failed, "results", results, "drift", drift, "by_step", by_step,
+                   "totals", totals);
+}
+
+SC_EXTERN int sc_report_json(const char *path, const sc_run_result *r) {
+  if (!path || !r) return sc__err(SC_EINVAL, "report json: NULL argument");
+  json_t *root = run_json(r);
+  if (!root) return sc__err(SC_ENOMEM, "%s: out of memory building the report", path);
+  /* dump to memory first: a failure there is memory, one later is I/O */
+  char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+  json_decref(root);
+  if (!text) return sc__err(SC_ENOMEM, "%s: out of memory formatting the report", path);
+  sc__report_file rf;
+  int rc = sc__report_open(&rf, path);
+  if (!rc) {
+    fputs(text, rf.f);
+    fputc('\n', rf.f);
+    rc = sc__report_close(&rf, 0);
+  }
+  json_free_t free_fn;
+  json_get_alloc_funcs(NULL, &free_fn);
+  free_fn(text); /* jansson's allocator made it */
+  return rc;
+}

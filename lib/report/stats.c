@@ -1,0 +1,85 @@
+/* Timing statistics and verdicts shared by the report writers. Statistics
+ * are over passed steps only: a failed step has no verified time. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "report/report_int.h"
+
+static int same_id(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Judging deadline of the step a result belongs to, or -1 when unknown. */
+static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
+  const sc_scenario *sc = r->scenario;
+  if (!sc) return -1;
+  const sc_step *steps = s->setup ? sc->setup : sc->steps;
+  size_t n = s->setup ? sc->nsetup : sc->nsteps;
+  for (size_t i = 0; i < n; i++)
+    if (same_id(steps[i].id, s->step_id))
+      return steps[i].timeout_ms > 0 ? steps[i].timeout_ms : sc->default_timeout_ms;
+  return sc->default_timeout_ms > 0 ? sc->default_timeout_ms : -1;
+}
+
+double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s) {
+  if (s->passed && s->verified_ms >= 0) return s->verified_ms;
+  double t = step_timeout(r, s);
+  if (s->gesture_ms > t) t = s->gesture_ms;
+  if (s->first_change_ms > t) t = s->first_change_ms;
+  if (s->passed && s->verified_ms > t) t = s->verified_ms;
+  return t > 0 ? t : 0;
+}
+
+size_t sc__report_failed(const sc_run_result *r, int *is_void) {
+  size_t failed = 0;
+  for (size_t i = 0; i < r->nresults; i++) failed += !r->results[i].passed;
+  if (is_void) *is_void = failed > 0 || r->nresults == 0 || r->error || !r->passed;
+  return failed;
+}
+
+const char *sc__report_app(const sc_run_result *r) {
+  return r->scenario && r->scenario->app ? r->scenario->app : "stepcheck";
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int sc__report_stats(sc__stats *out, const sc_run_result *r, const char *step_id) {
+  memset(out, 0, sizeof *out);
+  double *v = sc__malloc((r->nresults ? r->nresults : 1) * sizeof *v);
+  if (!v) return sc__err(SC_ENOMEM, "report: out of memory");
+  double sum = 0, first = 0, last = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < r->nresults; i++) {
+    const sc_step_result *s = &r->results[i];
+    if (step_id && !same_id(s->step_id, step_id)) continue;
+    out->count++;
+    if (!s->passed) {
+      out->fail++;
+      continue;
+    }
+    out->pass++;
+    if (s->verified_ms < 0) continue; /* passed without a time: nothing to average */
+    double end = s->started_unix_ms + s->verified_ms;
+    if (n == 0 || s->started_unix_ms < first) first = s->started_unix_ms;
+    if (n == 0 || end > last) last = end;
+    v[n++] = s->verified_ms;
+    sum += s->verified_ms;
+  }
+  if (n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    out->avg = sum / (double)n;
+    out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    /* nearest rank: the smallest value with at least 95% at or below it */
+    size_t rank = (size_t)ceil(0.95 * (double)n);
+    out->p95 = v[(rank ? rank : 1) - 1];
+    out->max = v[n - 1];
+    if (last > first) out->per_min = (double)n * 60000.0 / (last - first);
+  }
+  sc__free(v);
+  return 0;
+}

@@ -1,0 +1,248 @@
+/* Report writers against golden files (fixtures/report/run.*.golden, byte-exact;
+ * regenerate with SC_UPDATE_GOLDEN=1 and review the diff), verdict lines,
+ * errors that name the path, allocation failure. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "stepcheck.h"
+#include "stepcheck/report.h"
+
+static const char *k_fail_reason =
+    "scale x0.2500 (want x0.1250), bar \"100 m\" <unreadable> & stale";
+
+static char *g_artifacts[] = {"/tmp/r/zoom-in-2-before.png", "/tmp/r/zoom-in-2-after.png"};
+
+/* A hand-made run: a setup step, two cycles of two steps, one failure (whose
+ * reason needs CSV and XML escaping), one drift entry. All times fixed. */
+typedef struct fixture {
+  sc_scenario sc;
+  sc_step setup[1], steps[2];
+  sc_step_result res[5];
+  sc_drift drift[1];
+  sc_run_result run;
+} fixture;
+
+static fixture *make_run(void) {
+  fixture *fx = calloc(1, sizeof *fx);
+  fx->sc.path = "examples/josm/josm.json";
+  fx->sc.app = "JOSM";
+  fx->sc.url = "http://127.0.0.1:6080/vnc_lite.html?autoconnect=1,scale=local";
+  fx->sc.default_timeout_ms = 5000;
+  fx->setup[0].id = "load";
+  fx->steps[0].id = "zoom-in";
+  fx->steps[0].timeout_ms = 8000;
+  fx->steps[1].id = "zoom-out"; /* timeout 0: the scenario default */
+  fx->sc.setup = fx->setup;
+  fx->sc.nsetup = 1;
+  fx->sc.steps = fx->steps;
+  fx->sc.nsteps = 2;
+
+  sc_step_result *r = fx->res;
+  r[0] = (sc_step_result){.step_id = "load", .cycle = 0, .setup = 1, .passed = 1,
+                          .reason = "map visible", .started_unix_ms = 1700000000000.0,
+                          .gesture_ms = 0, .first_change_ms = -1, .verified_ms = 1250.25,
+                          .captures = 4, .capture_ms = 33.5};
+  r[1] = (sc_step_result){.step_id = "zoom-in", .cycle = 1, .passed = 1,
+                          .reason = "scale x0.1250 (want x0.1250)",
+                          .started_unix_ms = 1700000002000.4, .gesture_ms = 760.0,
+                          .first_change_ms = 812.3, .verified_ms = 905.75, .captures = 5,
+                          .capture_ms = 33.1, .scale_factor = 0.125,
+                          .scale_text = "100.0 m -> 12.5 m"};
+  r[2] = (sc_step_result){.step_id = "zoom-out", .cycle = 1, .passed = 1,
+                          .reason = "scale x8.0000 (want x8.0000)",
+                          .started_unix_ms = 1700000003500.0, .gesture_ms = 755.5,
+                          .first_change_ms = 799.9, .verified_ms = 870.15, .captures = 4,
+                          .capture_ms = 34.0, .scale_factor = 8.0,
+                          .scale_text = "12.5 m -> 100.0 m"};
+  r[3] = (sc_step_result){.step_id = "zoom-in", .cycle = 2, .passed = 0,
+                          .reason = (char *)k_fail_reason,
+                          .started_unix_ms = 1700000005000.0, .gesture_ms = 755.2,
+                          .first_change_ms = 820.0, .verified_ms = -1, .captures = 240,
+                          .capture_ms = 33.3, .scale_factor = 0.25,
+                          .scale_text = "100.0 m -> 25.0 m", .nartifacts = 2,
+                          .artifacts = g_artifacts};
+  r[4] = (sc_step_result){.step_id = "zoom-out", .cycle = 2, .passed = 1,
+                          .reason = "scale x8.0000 (want x8.0000)",
+                          .started_unix_ms = 1700000013500.0, .gesture_ms = 761.0,
+                          .first_change_ms = 805.0, .verified_ms = 1020.0, .captures = 6,
+                          .capture_ms = 33.0, .scale_factor = 8.0,
+                          .scale_text = "12.5 m -> 100.0 m"};
+  fx->drift[0] = (sc_drift){.cycle = 2, .region = "map", .pixels = 12};
+  fx->run.scenario = &fx->sc;
+  fx->run.cycles = 2;
+  fx->run.nresults = 5;
+  fx->run.results = fx->res;
+  fx->run.ndrift = 1;
+  fx->run.drift = fx->drift;
+  fx->run.passed = 0;
+  fx->run.steps_passed = 4;
+  fx->run.steps_failed = 1;
+  return fx;
+}
+
+/* Compare with the golden file, or rewrite it when SC_UPDATE_GOLDEN is set. */
+static void check_golden(const char *name, const char *got, size_t len) {
+  char rel[256];
+  snprintf(rel, sizeof rel, "report/%s", name);
+  const char *path = sc_test_fixture(rel);
+  if (getenv("SC_UPDATE_GOLDEN")) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(got, 1, len, f), len);
+    fclose(f);
+    return;
+  }
+  size_t glen;
+  char *want = sc_test_slurp(path, &glen);
+  if (!want) fail_msg("missing golden file %s (SC_UPDATE_GOLDEN=1 makes it)", path);
+  if (glen != len || memcmp(want, got, len) != 0)
+    fail_msg("%s differs from the golden file:\n--- got ---\n%.*s", name, (int)len, got);
+  free(want);
+}
+
+static char *table_of(const sc_run_result *r, size_t *len) {
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  assert_non_null(f);
+  assert_int_equal(sc_report_table(f, r), 0);
+  fclose(f);
+  return buf;
+}
+
+static void golden_table(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  size_t len;
+  char *out = table_of(&fx->run, &len);
+  check_golden("run.table.golden", out, len);
+  free(out);
+  free(fx);
+}
+
+typedef int (*writer)(const char *, const sc_run_result *);
+
+static void golden_file(writer w, const char *name) {
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", dir);
+  assert_int_equal(w(path, &fx->run), 0);
+  size_t len;
+  char *got = sc_test_slurp(path, &len);
+  assert_non_null(got);
+  check_golden(name, got, len);
+  free(got);
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
+static void golden_json(void **st) { (void)st; golden_file(sc_report_json, "run.json.golden"); }
+static void golden_junit(void **st) {
+  (void)st;
+  golden_file(sc_report_junit, "run.junit.golden");
+}
+static void golden_jtl(void **st) { (void)st; golden_file(sc_report_jtl, "run.jtl.golden"); }
+
+static int has_line(const char *text, const char *line) {
+  size_t n = strlen(line);
+  for (const char *p = text; (p = strstr(p, line)) != NULL; p++)
+    if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+static void verdicts(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  size_t len;
+  char *out = table_of(&fx->run, &len);
+  assert_true(has_line(out, "RESULT: VOID 1 of 5 steps failed"));
+  assert_null(strstr(out, "RESULT: PASS"));
+  free(out);
+
+  /* all passed */
+  fx->res[3].passed = 1;
+  fx->res[3].verified_ms = 990.0;
+  fx->run.ndrift = 0;
+  fx->run.passed = 1;
+  out = table_of(&fx->run, &len);
+  assert_true(has_line(out, "RESULT: PASS 5/5 steps verified"));
+  assert_null(strstr(out, "VOID"));
+  free(out);
+
+  /* every step passed but the run stopped on an error: still VOID */
+  fx->run.error = "chromium crashed";
+  fx->run.passed = 0;
+  out = table_of(&fx->run, &len);
+  assert_true(has_line(out, "RESULT: VOID 0 of 5 steps failed (run stopped on an error)"));
+  free(out);
+
+  /* nothing ran: nothing was verified */
+  fx->run.error = NULL;
+  fx->run.nresults = 0;
+  out = table_of(&fx->run, &len);
+  assert_true(has_line(out, "RESULT: VOID no steps ran"));
+  free(out);
+  free(fx);
+}
+
+static void errors_name_the_path(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const char *bad = "/nonexistent-dir-sc/report.out";
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(ws[i](bad, &fx->run), SC_EIO);
+    assert_non_null(strstr(sc_errmsg(), "/nonexistent-dir-sc/report.out"));
+    assert_int_equal(ws[i](NULL, &fx->run), SC_EINVAL);
+  }
+  assert_int_equal(sc_report_table(NULL, &fx->run), SC_EINVAL);
+  free(fx);
+}
+
+/* Every allocation failing in turn: an error or the full file, no leak. */
+static void alloc_failure(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", dir);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  sc_test_alloc_install();
+  long live = sc_test_alloc_live();
+  for (size_t i = 0; i < 3; i++) {
+    int ok = 0;
+    for (long n = 0; n < 5000 && !ok; n++) {
+      sc_test_alloc_fail_after(n);
+      int rc = ws[i](path, &fx->run);
+      sc_test_alloc_fail_after(-1);
+      if (rc == 0)
+        ok = 1;
+      else
+        assert_int_equal(rc, SC_ENOMEM);
+      assert_int_equal(sc_test_alloc_live(), live);
+    }
+    assert_true(ok);
+  }
+  sc_set_allocator(NULL, NULL, NULL);
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(golden_table),
+      cmocka_unit_test(golden_json),
+      cmocka_unit_test(golden_junit),
+      cmocka_unit_test(golden_jtl),
+      cmocka_unit_test(verdicts),
+      cmocka_unit_test(errors_name_the_path),
+      cmocka_unit_test(alloc_failure),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
