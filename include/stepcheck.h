@@ -10,5 +10,6 @@
 #include "stepcheck/page.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/run.h"
+#include "stepcheck/report.h"
 
 #endif
