@@ -1,0 +1,118 @@
+/* Scenario loader internals: the checking context shared by the files of
+ * lib/scenario (problems with positions, JSON path, typed field readers). */
+#ifndef SC_SCENARIO_SCN_H
+#define SC_SCENARIO_SCN_H
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "scenario/jsonpos.h"
+#include "stepcheck/scenario.h"
+
+typedef struct sc__problem {
+  sc__jpos at;
+  size_t seq; /* discovery order, to keep it among problems at one position */
+  char *text; /* "FILE:LINE:COL: message" */
+} sc__problem;
+
+/* Step ids of setup + cycle, gathered before steps are checked so that a
+ * snapshot can be told "later step" from "no such step". */
+typedef struct sc__stepid {
+  const char *id; /* borrowed from the JSON */
+  int in_cycle;
+  size_t index;
+  sc__jpos at; /* of the id value */
+} sc__stepid;
+
+#define SC__PATH_MAX 1024
+#define SC__PATH_DEPTH 32
+
+typedef struct sc__scn {
+  const char *name; /* file name as given, for messages */
+  char *dir;        /* its directory with a trailing '/', or "" */
+  sc__jsonpos *ix;
+  sc_scenario *s; /* the model being built */
+  /* JSON pointer of the value being checked */
+  char path[SC__PATH_MAX];
+  size_t plen;
+  size_t pstack[SC__PATH_DEPTH];
+  int depth, over;
+  /* message prefix: `cycle[3] "zoom-in": expect[1]: ` */
+  char pre[256];
+  /* defaults from "defaults", applied to steps and expectations */
+  double threshold;
+  long max_pixels;
+  sc__stepid *ids;
+  size_t nids;
+  sc__problem *pv;
+  size_t pn, pcap;
+  int oom;
+} sc__scn;
+
+/* Range a number must lie in; the text says it in messages. */
+typedef enum sc__range {
+  SC__R_POS,     /* > 0 */
+  SC__R_NONNEG,  /* >= 0 */
+  SC__R_GE1,     /* >= 1 */
+  SC__R_NONZERO, /* != 0 */
+  SC__R_UNIT,    /* 0 .. 1 */
+  SC__R_BYTE     /* 0 .. 255 */
+} sc__range;
+
+/* Path: enter a member or an element of the value at the current path. */
+void sc__scn_enter(sc__scn *c, const char *key);
+void sc__scn_enter_index(sc__scn *c, size_t i);
+void sc__scn_leave(sc__scn *c);
+sc__jpos sc__scn_vpos(const sc__scn *c);
+sc__jpos sc__scn_kpos(const sc__scn *c);
+
+/* Record a problem at `at`; the prefix c->pre comes before the message. */
+void sc__scn_problem(sc__scn *c, sc__jpos at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A problem at the value (or key) of the current path. */
+#define SC__AT_VAL(c) sc__scn_vpos(c)
+#define SC__AT_KEY(c) sc__scn_kpos(c)
+
+/* Report every key of obj (the value at the current path) that is not in
+ * allowed (NULL-terminated), with a did-you-mean suggestion. */
+void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed);
+/* Member key of obj, or NULL; when required and missing, report it. */
+json_t *sc__scn_get(sc__scn *c, json_t *obj, const char *key, int required);
+/* Typed members: 1 = read into *out, 0 = absent (*out untouched), -1 = bad (reported). */
+int sc__scn_number(sc__scn *c, json_t *obj, const char *key, int required, sc__range r, double *out);
+int sc__scn_integer(sc__scn *c, json_t *obj, const char *key, int required, sc__range r, long *out);
+int sc__scn_bool(sc__scn *c, json_t *obj, const char *key, int *out);
+/* A non-empty string, borrowed from obj. */
+int sc__scn_string(sc__scn *c, json_t *obj, const char *key, int required, const char **out);
+/* A copy of sc__scn_string's value into *out (sc__free); out of memory sets c->oom. */
+int sc__scn_strdup(sc__scn *c, json_t *obj, const char *key, int required, char **out);
+char *sc__scn_dup(sc__scn *c, const char *s);
+
+/* A POINT (name from points or [x, y]) at the current path; label is the
+ * key that holds it, for messages; with label NULL only [x, y] is accepted
+ * (the definitions in "points"). Returns 0, or -1 (reported). */
+int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out);
+/* A region name at the current path; index, or -1 (reported). */
+int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label);
+
+/* Did-you-mean: the closest candidate within a small edit distance. */
+typedef struct sc__suggest {
+  const char *word;
+  const char *best;
+  int bestd;
+} sc__suggest;
+void sc__suggest_init(sc__suggest *sg, const char *word);
+void sc__suggest_add(sc__suggest *sg, const char *cand);
+/* " (did you mean \"x\"?)" into buf, or "" when nothing is close. */
+const char *sc__suggest_text(const sc__suggest *sg, char *buf, size_t cap);
+
+/* The parts of the check, in the order load runs them. */
+void sc__scn_top(sc__scn *c, json_t *root);
+void sc__scn_steps(sc__scn *c, json_t *root);
+void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st);
+void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size_t index,
+                    sc_expect *e);
+/* Free what a step owns (not the step itself). */
+void sc__scn_step_clear(sc_step *st);
+
+#endif
