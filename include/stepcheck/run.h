@@ -5,6 +5,7 @@
 
 #include "common.h"
 #include "browser.h"
+#include "page.h"
 #include "scenario.h"
 
 #ifdef __cplusplus
@@ -59,12 +60,14 @@ typedef struct sc_run_options {
   const char *report_dir;   /**< failure images go here (created); NULL = none. Borrowed. */
   sc_browser *browser;      /**< borrowed; NULL = launch one for the run */
   const sc_browser_options *browser_options; /**< for the launch; NULL = defaults */
+  sc_page *page;            /**< borrowed; run on this open page instead of opening one
+                                 (url and viewport of the scenario are then not used) */
   int fast_capture;         /**< use optimizeForSpeed for polling captures (still lossless PNG) */
   sc_progress_cb progress;
   void *userdata;           /**< for progress */
 } sc_run_options;
 #define SC_RUN_OPTIONS_VERSION 1
-#define SC_RUN_OPTIONS_INIT {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, 1, NULL, NULL}
+#define SC_RUN_OPTIONS_INIT {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL}
 
 /**
  * Run a scenario: open its page, run the setup steps, then `cycles` cycles of

@@ -135,13 +135,13 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   r.s = s;
   r.o = opts;
   sc_browser *b = opts->browser, *own = NULL;
-  sc_page *page = NULL;
+  sc_page *page = NULL, *use = opts->page;
   int rc = plan(&r);
-  if (rc == 0 && !b) {
+  if (rc == 0 && !use && !b) {
     rc = sc_browser_launch(&own, opts->browser_options);
     b = own;
   }
-  if (rc == 0) {
+  if (rc == 0 && !use) {
     sc_page_options po = SC_PAGE_OPTIONS_INIT;
     po.viewport_w = s->viewport_w;
     po.viewport_h = s->viewport_h;
@@ -150,9 +150,10 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     po.wheel_delta = s->wheel_delta;
     po.notch_spacing_ms = s->notch_spacing_ms;
     rc = sc_page_open(&page, b, opts->url ? opts->url : s->url, &po);
+    use = page;
   }
   if (rc == 0) {
-    r.page = page;
+    r.page = use;
     rc = run_steps(&r, rr, rr->cycles);
   }
   if (rc < 0) rr->error = sc__strdup(sc_errmsg());

@@ -1,0 +1,155 @@
+/* The seven steps on the fixture map app in real Chromium, and the sabotage
+ * that must make each targeted step FAIL with a reason that names it. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stepcheck.h"
+
+static sc_browser *g_b;
+static sc_scenario *g_s;
+
+static int group_setup(void **st) {
+  (void)st;
+  if (sc_scenario_load(&g_s, sc_test_fixture("mapapp/seven-steps.json")) < 0) {
+    fprintf(stderr, "scenario: %s\n", sc_errmsg());
+    return -1;
+  }
+  if (sc_browser_launch(&g_b, NULL) < 0) {
+    fprintf(stderr, "launch: %s\n", sc_errmsg());
+    return -1;
+  }
+  return 0;
+}
+
+static int group_teardown(void **st) {
+  (void)st;
+  sc_browser_free(g_b);
+  sc_scenario_free(g_s);
+  return 0;
+}
+
+static sc_run_result *run(const char *query, int cycles) {
+  char url[4096];
+  snprintf(url, sizeof url, "file://%s%s%s", sc_test_fixture("mapapp/index.html"),
+           query ? "?" : "", query ? query : "");
+  sc_run_options o = SC_RUN_OPTIONS_INIT;
+  o.url = url;
+  o.cycles = cycles;
+  o.browser = g_b;
+  sc_run_result *r = NULL;
+  int rc = sc_run_scenario(&r, g_s, &o);
+  if (rc < 0) fprintf(stderr, "run %s: %s\n", url, sc_errmsg());
+  assert_int_equal(rc, 0);
+  for (size_t i = 0; i < r->nresults; i++) {
+    const sc_step_result *x = &r->results[i];
+    fprintf(stderr, "  [%s] c%d %-12s %s v=%.1f fc=%.1f g=%.1f n=%d %s\n", query ? query : "",
+            x->cycle, x->step_id, x->passed ? "PASS" : "FAIL", x->verified_ms,
+            x->first_change_ms, x->gesture_ms, x->captures, x->reason ? x->reason : "");
+  }
+  return r;
+}
+
+static const sc_step_result *find(const sc_run_result *r, int cycle, const char *id) {
+  for (size_t i = 0; i < r->nresults; i++)
+    if (r->results[i].cycle == cycle && !strcmp(r->results[i].step_id, id)) return &r->results[i];
+  fail_msg("no result for cycle %d step %s", cycle, id);
+  return NULL;
+}
+
+static void seven_steps_pass_for_five_cycles(void **st) {
+  (void)st;
+  sc_run_result *r = run(NULL, 5);
+  assert_int_equal(r->steps_failed, 0);
+  assert_int_equal(r->steps_passed, 35);
+  assert_true(r->passed);
+  for (int c = 1; c <= 5; c++) {
+    const sc_step_result *zi = find(r, c, "zoom-in"), *zo = find(r, c, "zoom-out");
+    assert_true(zi->scale_factor > 0.1249 && zi->scale_factor < 0.1251);
+    assert_true(zo->scale_factor > 7.999 && zo->scale_factor < 8.001);
+    /* Three notches 250 ms apart: the gesture takes at least 500 ms. */
+    assert_true(zi->gesture_ms >= 500);
+    assert_true(zi->verified_ms >= zi->first_change_ms);
+    assert_true(zi->first_change_ms >= 0);
+  }
+  assert_int_equal(r->ndrift, 0);
+  sc_run_result_free(r);
+}
+
+static void ignored_clicks_fail_selection(void **st) {
+  (void)st;
+  sc_run_result *r = run("ignore-clicks", 1);
+  const sc_step_result *x = find(r, 1, "select-a");
+  assert_false(x->passed);
+  assert_non_null(strstr(x->reason, "unchanged"));
+  assert_false(find(r, 1, "hide-layer")->passed);
+  assert_false(r->passed);
+  sc_run_result_free(r);
+}
+
+static void zoom_by_four_fails_with_the_factor(void **st) {
+  (void)st;
+  sc_run_result *r = run("zoom=4", 1);
+  const sc_step_result *x = find(r, 1, "zoom-in");
+  assert_false(x->passed);
+  assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
+  x = find(r, 1, "zoom-out");
+  assert_false(x->passed);
+  assert_non_null(strstr(x->reason, "scale x64.0000 (want x8.0000)"));
+  sc_run_result_free(r);
+}
+
+static void reversed_wheel_fails_both_zooms(void **st) {
+  (void)st;
+  sc_run_result *r = run("reverse-wheel", 1);
+  const sc_step_result *x = find(r, 1, "zoom-in");
+  assert_false(x->passed);
+  assert_non_null(strstr(x->reason, "scale x8.0000 (want x0.1250)"));
+  assert_false(find(r, 1, "zoom-out")->passed);
+  sc_run_result_free(r);
+}
+
+static void hover_repaint_is_not_a_selection(void **st) {
+  (void)st;
+  sc_run_result *r = run("hover-only", 1);
+  assert_false(find(r, 1, "select-a")->passed);
+  assert_false(find(r, 1, "select-b")->passed);
+  assert_false(find(r, 1, "hide-layer")->passed);
+  sc_run_result_free(r);
+}
+
+static void animated_zoom_is_judged_on_the_settled_frame(void **st) {
+  (void)st;
+  sc_run_result *r = run("animate-zoom", 2);
+  for (int c = 1; c <= 2; c++) {
+    const sc_step_result *x = find(r, c, "zoom-in");
+    assert_true(x->passed);
+    assert_true(x->scale_factor > 0.1249 && x->scale_factor < 0.1251);
+  }
+  assert_int_equal(r->steps_failed, 0);
+  sc_run_result_free(r);
+}
+
+static void delayed_changes_are_waited_for(void **st) {
+  (void)st;
+  sc_run_result *r = run("delay=700", 1);
+  assert_int_equal(r->steps_failed, 0);
+  const sc_step_result *x = find(r, 1, "select-a");
+  assert_true(x->first_change_ms >= 700);
+  assert_true(x->verified_ms >= 700);
+  sc_run_result_free(r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(seven_steps_pass_for_five_cycles),
+      cmocka_unit_test(ignored_clicks_fail_selection),
+      cmocka_unit_test(zoom_by_four_fails_with_the_factor),
+      cmocka_unit_test(reversed_wheel_fails_both_zooms),
+      cmocka_unit_test(hover_repaint_is_not_a_selection),
+      cmocka_unit_test(animated_zoom_is_judged_on_the_settled_frame),
+      cmocka_unit_test(delayed_changes_are_waited_for),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

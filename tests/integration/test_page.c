@@ -1,0 +1,255 @@
+/* Pages on real headless Chromium: input arrives exactly as sent (read back
+ * from an event-recording page), clip captures are pixel-exact, and a canvas
+ * of the wrong size is refused. */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "stepcheck.h"
+
+static sc_browser *g_b;
+
+static int group_setup(void **st) {
+  (void)st;
+  if (sc_browser_launch(&g_b, NULL) < 0) {
+    fprintf(stderr, "launch: %s\n", sc_errmsg());
+    return -1;
+  }
+  return 0;
+}
+
+static int group_teardown(void **st) {
+  (void)st;
+  sc_browser_free(g_b);
+  return 0;
+}
+
+static char *page_url(const char *rel) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf, "file://%s", sc_test_fixture(rel));
+  return buf;
+}
+
+static sc_page *open_events(void) {
+  sc_page_options o = SC_PAGE_OPTIONS_INIT;
+  o.guest_w = 1600;
+  o.guest_h = 900;
+  o.notch_spacing_ms = 250;
+  sc_page *p = NULL;
+  int rc = sc_page_open(&p, g_b, page_url("pages/events.html"), &o);
+  if (rc < 0) fprintf(stderr, "open: %s\n", sc_errmsg());
+  assert_int_equal(rc, 0);
+  return p;
+}
+
+static json_t *events(sc_page *p) {
+  char *js = NULL;
+  assert_int_equal(sc_page_eval(&js, p, "JSON.stringify(window.__events)"), 0);
+  json_t *s = json_loads(js, JSON_DECODE_ANY, NULL);
+  sc_free(js);
+  json_t *arr = json_loads(json_string_value(s), 0, NULL);
+  json_decref(s);
+  assert_non_null(arr);
+  assert_int_equal(sc_page_eval(NULL, p, "window.__events.length = 0"), 0);
+  return arr;
+}
+
+/* Events of one type, in order. */
+static size_t of_type(json_t *arr, const char *type, json_t **out, size_t max) {
+  size_t n = 0, i;
+  json_t *e;
+  json_array_foreach(arr, i, e) {
+    if (!strcmp(json_string_value(json_object_get(e, "type")), type) && n < max) out[n++] = e;
+  }
+  return n;
+}
+
+static double num(json_t *e, const char *k) { return json_number_value(json_object_get(e, k)); }
+static const char *str(json_t *e, const char *k) { return json_string_value(json_object_get(e, k)); }
+
+static void canvas_geometry_is_measured(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  double x, y;
+  int w, h;
+  sc_page_canvas(p, &x, &y, &w, &h);
+  assert_true(x == 0.0);
+  assert_true(y == 32.5);
+  assert_int_equal(w, 1600);
+  assert_int_equal(h, 900);
+  sc_page_free(p);
+}
+
+static void click_lands_on_the_guest_pixel(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  assert_int_equal(sc_page_click(p, (sc_point){100, 200}), 0);
+  json_t *ev = events(p), *d[4];
+  assert_int_equal(of_type(ev, "mousedown", d, 4), 1);
+  /* The guest pixel the app computes (clientX - canvas left, floored). */
+  assert_int_equal((int)floor(num(d[0], "clientX") - 0.0), 100);
+  assert_int_equal((int)floor(num(d[0], "clientY") - 32.5), 200);
+  assert_int_equal((int)num(d[0], "button"), 0);
+  assert_int_equal((int)num(d[0], "buttons"), 1);
+  assert_int_equal((int)num(d[0], "detail"), 1);
+  assert_int_equal(of_type(ev, "mouseup", d, 4), 1);
+  assert_int_equal((int)num(d[0], "buttons"), 0);
+  assert_int_equal(of_type(ev, "click", d, 4), 1);
+  assert_int_equal(of_type(ev, "dblclick", d, 4), 0);
+  json_decref(ev);
+  /* Edge pixels too: (0,0) and (1599,899) stay inside the canvas. */
+  assert_int_equal(sc_page_click(p, (sc_point){1599, 899}), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "mousedown", d, 4), 1);
+  assert_int_equal((int)floor(num(d[0], "clientX")), 1599);
+  assert_int_equal((int)floor(num(d[0], "clientY") - 32.5), 899);
+  json_decref(ev);
+  sc_page_free(p);
+}
+
+static void wheel_is_one_event_per_notch(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  double t0 = sc__now_ms();
+  assert_int_equal(sc_page_wheel(p, (sc_point){800, 450}, -3), 0);
+  double dt = sc__now_ms() - t0;
+  json_t *ev = events(p), *w[8];
+  assert_int_equal(of_type(ev, "wheel", w, 8), 3);
+  for (int i = 0; i < 3; i++) {
+    assert_true(num(w[i], "deltaY") == -100.0);
+    assert_true(num(w[i], "deltaX") == 0.0);
+    assert_int_equal((int)num(w[i], "deltaMode"), 0);
+    assert_int_equal((int)floor(num(w[i], "clientY") - 32.5), 450);
+  }
+  assert_true(dt >= 500.0); /* two gaps of 250 ms between three notches */
+  json_decref(ev);
+  assert_int_equal(sc_page_wheel(p, (sc_point){800, 450}, 2), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "wheel", w, 8), 2);
+  assert_true(num(w[0], "deltaY") == 100.0);
+  json_decref(ev);
+  assert_int_equal(sc_page_wheel(p, (sc_point){800, 450}, 0), SC_EINVAL);
+  sc_page_free(p);
+}
+
+static void keys_carry_code_keycode_location(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  assert_int_equal(sc_page_click(p, (sc_point){10, 10}), 0); /* focus */
+  json_decref(events(p));
+  assert_int_equal(sc_page_key(p, "NumpadAdd", 1), 0);
+  json_t *ev = events(p), *k[8];
+  assert_int_equal(of_type(ev, "keydown", k, 8), 1);
+  assert_string_equal(str(k[0], "key"), "+");
+  assert_string_equal(str(k[0], "code"), "NumpadAdd");
+  assert_int_equal((int)num(k[0], "keyCode"), 107);
+  assert_int_equal((int)num(k[0], "location"), 3);
+  assert_int_equal(of_type(ev, "keyup", k, 8), 1);
+  assert_int_equal((int)num(k[0], "keyCode"), 107);
+  json_decref(ev);
+
+  assert_int_equal(sc_page_key(p, "Escape", 2), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "keydown", k, 8), 2);
+  assert_string_equal(str(k[1], "key"), "Escape");
+  assert_int_equal((int)num(k[1], "keyCode"), 27);
+  json_decref(ev);
+
+  assert_int_equal(sc_page_key(p, "Control+a", 1), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "keydown", k, 8), 2);
+  assert_string_equal(str(k[0], "key"), "Control");
+  assert_int_equal((int)num(k[0], "keyCode"), 17);
+  assert_string_equal(str(k[1], "code"), "KeyA");
+  assert_int_equal((int)num(k[1], "keyCode"), 65);
+  assert_true(json_is_true(json_object_get(k[1], "ctrlKey")));
+  assert_int_equal(of_type(ev, "keyup", k, 8), 2);
+  assert_string_equal(str(k[1], "key"), "Control");
+  json_decref(ev);
+
+  assert_int_equal(sc_page_key(p, "Enter", 1), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "keydown", k, 8), 1);
+  assert_int_equal((int)num(k[0], "keyCode"), 13);
+  assert_string_equal(str(k[0], "code"), "Enter");
+  json_decref(ev);
+
+  assert_int_equal(sc_page_key(p, "NoSuchKey", 1), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "NoSuchKey"));
+  assert_int_equal(sc_page_key(p, "Banana+a", 1), SC_EINVAL);
+  sc_page_free(p);
+}
+
+static void capture_is_pixel_exact(void **st) {
+  (void)st;
+  sc_page_options o = SC_PAGE_OPTIONS_INIT;
+  o.guest_w = 1600;
+  o.guest_h = 900;
+  sc_page *p = NULL;
+  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/pattern.html"), &o), 0);
+  sc_rect clips[] = {{0, 0, 64, 32}, {100, 200, 160, 24}, {1536, 868, 64, 32}};
+  for (size_t c = 0; c < 3; c++) {
+    sc_image *img = NULL;
+    double ms = 0;
+    assert_int_equal(sc_page_capture(&img, p, clips[c], 1.0, c == 1, &ms), 0);
+    assert_int_equal(img->width, clips[c].w);
+    assert_int_equal(img->height, clips[c].h);
+    assert_true(ms > 0);
+    long bad = 0;
+    for (int y = 0; y < img->height; y++)
+      for (int x = 0; x < img->width; x++) {
+        int gx = clips[c].x + x, gy = clips[c].y + y;
+        uint32_t want = ((uint32_t)(gx & 255) << 24) | ((uint32_t)(gy & 255) << 16) |
+                        ((uint32_t)((gx ^ gy) & 255) << 8) | 255u;
+        if (sc_image_pixel(img, x, y) != want) bad++;
+      }
+    if (bad) fprintf(stderr, "clip %zu: %ld pixels differ\n", c, bad);
+    assert_int_equal(bad, 0);
+    sc_image_free(img);
+  }
+  /* A quarter-scale capture is a quarter of the size. */
+  sc_image *small = NULL;
+  assert_int_equal(sc_page_capture(&small, p, (sc_rect){0, 0, 400, 200}, 0.25, 0, NULL), 0);
+  assert_int_equal(small->width, 100);
+  assert_int_equal(small->height, 50);
+  sc_image_free(small);
+  /* Outside the canvas is refused, naming the region. */
+  assert_int_equal(sc_page_capture(&small, p, (sc_rect){1590, 0, 20, 10}, 1.0, 0, NULL),
+                   SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "1590,0 20x10"));
+  sc_page_free(p);
+}
+
+static void wrong_canvas_size_is_refused(void **st) {
+  (void)st;
+  sc_page_options o = SC_PAGE_OPTIONS_INIT;
+  o.guest_w = 1280;
+  o.guest_h = 720;
+  o.load_timeout_ms = 1500;
+  sc_page *p = NULL;
+  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+  assert_null(p);
+  assert_non_null(strstr(sc_errmsg(), "want 1280x720"));
+  /* A viewport too small to show the whole canvas is refused too. */
+  o.guest_w = 1600;
+  o.guest_h = 900;
+  o.viewport_w = 1200;
+  o.viewport_h = 800;
+  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(canvas_geometry_is_measured),
+      cmocka_unit_test(click_lands_on_the_guest_pixel),
+      cmocka_unit_test(wheel_is_one_event_per_notch),
+      cmocka_unit_test(keys_carry_code_keycode_location),
+      cmocka_unit_test(capture_is_pixel_exact),
+      cmocka_unit_test(wrong_canvas_size_is_refused),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
