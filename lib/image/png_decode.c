@@ -55,6 +55,39 @@ static uint32_t be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Walk the chunk list without allocating: a chunk that claims more bytes
+ * than the file has left means the file is truncated (and libpng would
+ * allocate the claimed size before finding out). Then, as deflate cannot
+ * compress better than about 1032:1, IDAT chunks too small to hold the
+ * image's filtered rows also mean a broken file: checked first so a small
+ * hostile file claiming a large image does not cost a large allocation. */
+#define SC_DEFLATE_MAX_RATIO 1040u
+static int chunks_plausible(const uint8_t *buf, size_t len, uint32_t w, uint32_t h) {
+  uint64_t idat = 0;
+  size_t pos = 8;
+  for (;;) {
+    if (len - pos < 12) return sc__err(SC_EFORMAT, "png: truncated (no IEND chunk)");
+    uint32_t n = be32(buf + pos);
+    const uint8_t *kind = buf + pos + 4;
+    if (n > len - pos - 12)
+      return sc__err(SC_EFORMAT, "png: truncated (%.4s chunk of %lu bytes, %zu left)",
+                     (const char *)kind, (unsigned long)n, len - pos - 12);
+    if (memcmp(kind, "IDAT", 4) == 0) idat += n;
+    if (memcmp(kind, "IEND", 4) == 0) break;
+    pos += 12 + (size_t)n;
+  }
+  static const unsigned channels[7] = {1, 0, 3, 1, 2, 0, 4};
+  unsigned depth = buf[24], type = buf[25];
+  if (type > 6 || channels[type] == 0 || depth == 0 || depth > 16) return 0; /* libpng says */
+  /* filtered size of the non-interlaced image: a lower bound for Adam7 too */
+  uint64_t rowbits = (uint64_t)w * channels[type] * depth;
+  uint64_t raw = (uint64_t)h * (1 + (rowbits + 7) / 8);
+  if (idat * SC_DEFLATE_MAX_RATIO + SC_DEFLATE_MAX_RATIO < raw)
+    return sc__err(SC_EFORMAT, "png: %llu bytes of image data cannot hold %lux%lu",
+                   (unsigned long long)idat, (unsigned long)w, (unsigned long)h);
+  return 0;
+}
+
 /* Signature and the IHDR size against the limits, before libpng (and so
  * before any allocation) sees the file. */
 static int precheck(const uint8_t *buf, size_t len, const sc_png_limits *lim) {
@@ -76,7 +109,7 @@ static int precheck(const uint8_t *buf, size_t len, const sc_png_limits *lim) {
   if (row > SIZE_MAX / h || row * h > lim->max_bytes)
     return sc__err(SC_ETOOBIG, "png: %lux%lu needs more than the limit of %zu RGBA bytes",
                    (unsigned long)w, (unsigned long)h, lim->max_bytes);
-  return 0;
+  return chunks_plausible(buf, len, w, h);
 }
 
 /* The part libpng may longjmp out of. Returns 0, or 1 after a libpng error

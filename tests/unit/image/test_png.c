@@ -120,6 +120,29 @@ static void huge_ihdr_no_alloc(void **st) {
   free(buf);
 }
 
+/* Files that lie about their size are refused from the chunk list alone,
+ * before libpng allocates what they claim. */
+static void lying_files_no_alloc(void **st) {
+  (void)st;
+  const char *names[] = {"png/bigclaim.png", "png/hugechunk.png", "png/truncated.png"};
+  const char *says[] = {"cannot hold 4000x4000", "tEXt chunk of 2147483632 bytes",
+                        "png: truncated"};
+  for (int i = 0; i < 3; i++) {
+    size_t len;
+    char *buf = sc_test_slurp(sc_test_fixture(names[i]), &len);
+    assert_non_null(buf);
+    sc_test_alloc_install();
+    sc_test_alloc_fail_after(0);
+    sc_image *img = NULL;
+    assert_int_equal(sc_image_decode_png(&img, buf, len, NULL), SC_EFORMAT);
+    sc_test_alloc_fail_after(-1);
+    sc_set_allocator(NULL, NULL, NULL);
+    assert_null(img);
+    if (!strstr(sc_errmsg(), says[i])) fail_msg("%s: %s", names[i], sc_errmsg());
+    free(buf);
+  }
+}
+
 static void limits_honoured(void **st) {
   (void)st;
   sc_png_limits lim = SC_PNG_LIMITS_INIT;
@@ -293,6 +316,7 @@ int main(void) {
       cmocka_unit_test(decode_interlaced),
       cmocka_unit_test(broken_files),
       cmocka_unit_test(huge_ihdr_no_alloc),
+      cmocka_unit_test(lying_files_no_alloc),
       cmocka_unit_test(limits_honoured),
       cmocka_unit_test(prefixes_and_flips),
       cmocka_unit_test(round_trip),
