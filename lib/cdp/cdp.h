@@ -29,12 +29,16 @@ typedef struct sc__cdp_options {
   double (*now_ms)(void);   /* clock for deadlines; NULL = sc__now_ms (tests pass a fake) */
 } sc__cdp_options;
 
+/* New connection core in *out (caller's, sc__cdp_free); opts NULL = defaults.
+ * Returns 0 or SC_ENOMEM. */
 int sc__cdp_new(sc__cdp **out, const sc__cdp_options *opts);
-/* Fails every pending command with SC_ECLOSED ("connection closed") first. */
+/* Fails every pending command with SC_ECLOSED ("connection closed") first.
+ * NULL is fine. Never call it from one of this connection's callbacks. */
 void sc__cdp_free(sc__cdp *c);
 
 /* Queue a command. params is stolen (may be NULL). session_id NULL = browser.
- * timeout_ms > 0 sets the deadline now + timeout_ms.
+ * timeout_ms > 0 sets the deadline now + timeout_ms. cb NULL: fire and forget
+ * (the reply is dropped). Callbacks may call sc__cdp_send again.
  * On a closed connection it fails at once (callback not called, returns SC_ECLOSED). */
 int sc__cdp_send(sc__cdp *c, const char *session_id, const char *method,
                  json_t *params, double timeout_ms, sc__cdp_reply_cb cb,
@@ -59,12 +63,32 @@ double sc__cdp_next_deadline(const sc__cdp *c);
 /* Number of commands awaiting a reply. */
 size_t sc__cdp_pending(const sc__cdp *c);
 
-/* Transport gone: fail every pending command with err and reason; later
- * sends fail with SC_ECLOSED. */
+/* Transport gone: fail every pending command with err and reason (the
+ * callbacks' errmsg, verbatim; NULL = sc_strerror(err)); queued outgoing
+ * messages are dropped; later sends fail with SC_ECLOSED. A second close is
+ * a no-op for what was already failed. */
 void sc__cdp_close(sc__cdp *c, int err, const char *reason);
+/* Non-zero once sc__cdp_close was called. */
 int sc__cdp_is_closed(const sc__cdp *c);
 
 /* Register the event callback (one; NULL removes it). */
 void sc__cdp_on_event(sc__cdp *c, sc__cdp_event_cb cb, void *userdata);
+
+/* Added for the transports and the page layer. */
+
+/* Number of outgoing messages queued (not yet popped). */
+size_t sc__cdp_outgoing(const sc__cdp *c);
+/* The transport dropped an incoming message over the size cap without
+ * buffering it: head/head_len are its first bytes (may be NULL/0), total_len
+ * its size. If head shows a reply id ({"id":N,...), that command fails with
+ * SC_ETOOBIG. Always returns SC_ETOOBIG (sc_errmsg() set). */
+int sc__cdp_feed_oversized(sc__cdp *c, const char *head, size_t head_len,
+                           size_t total_len);
+/* The cap on incoming messages in bytes (the default applied). */
+size_t sc__cdp_max_message_bytes(const sc__cdp *c);
+/* Session attached to target_id (learnt from Target.attachedToTarget and
+ * Target.attachToTarget replies; forgotten on detach), or NULL. Borrowed,
+ * valid until the next feed. */
+const char *sc__cdp_session_for_target(const sc__cdp *c, const char *target_id);
 
 #endif

@@ -1,0 +1,266 @@
+/* CDP protocol core: ids, the pending table with deadlines, replies matched
+ * by id, events routed by sessionId, failure fan-out. No I/O: the transport
+ * feeds whole incoming messages and pops whole outgoing ones. */
+#include "cdp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "cdp_priv.h"
+
+#define SC__CDP_DEFAULT_MAX ((size_t)64 << 20)
+
+int sc__cdp_new(sc__cdp **out, const sc__cdp_options *opts) {
+  if (!out) return sc__err(SC_EINVAL, "cdp: out is NULL");
+  *out = NULL;
+  sc__cdp *c = sc__calloc(1, sizeof *c);
+  if (!c) return sc__err(SC_ENOMEM, "cdp: out of memory");
+  c->next_id = 1;
+  c->max_bytes = opts && opts->max_message_bytes ? opts->max_message_bytes
+                                                 : SC__CDP_DEFAULT_MAX;
+  c->now = opts && opts->now_ms ? opts->now_ms : sc__now_ms;
+  *out = c;
+  return 0;
+}
+
+void sc__cdp_free(sc__cdp *c) {
+  if (!c) return;
+  sc__cdp_close(c, SC_ECLOSED, "connection closed");
+  sc__cdp_sessions_clear(c);
+  sc__free(c);
+}
+
+void sc__cdp_on_event(sc__cdp *c, sc__cdp_event_cb cb, void *userdata) {
+  c->ev = cb;
+  c->ev_ud = userdata;
+}
+
+int sc__cdp_is_closed(const sc__cdp *c) { return c->closed; }
+
+size_t sc__cdp_pending(const sc__cdp *c) { return c->npending; }
+
+size_t sc__cdp_outgoing(const sc__cdp *c) { return c->nout; }
+
+/* Build the message text; *text is allocated by jansson's hook (the same one
+ * sc__free uses). params is stolen. */
+static int build_message(char **text, int64_t id, const char *session_id,
+                         const char *method, json_t *params) {
+  *text = NULL;
+  json_t *m = json_object();
+  if (!params) params = json_object();
+  if (!m || !params || json_object_set_new(m, "id", json_integer(id)) ||
+      json_object_set_new(m, "method", json_string(method))) {
+    json_decref(m);
+    json_decref(params);
+    return SC_ENOMEM;
+  }
+  if (json_object_set_new(m, "params", params)) { /* steals params even on failure */
+    json_decref(m);
+    return SC_ENOMEM;
+  }
+  if (session_id && json_object_set_new(m, "sessionId", json_string(session_id))) {
+    json_decref(m);
+    return SC_ENOMEM;
+  }
+  *text = json_dumps(m, JSON_COMPACT);
+  json_decref(m);
+  return *text ? 0 : SC_ENOMEM;
+}
+
+int sc__cdp_send(sc__cdp *c, const char *session_id, const char *method,
+                 json_t *params, double timeout_ms, sc__cdp_reply_cb cb,
+                 void *userdata, int64_t *id_out) {
+  if (!c || !method || !*method || (params && !json_is_object(params))) {
+    json_decref(params);
+    return sc__err(SC_EINVAL, "cdp: send: %s", !method || !*method
+                                                    ? "no method"
+                                                    : "params must be an object");
+  }
+  if (c->closed) {
+    json_decref(params);
+    return sc__err(SC_ECLOSED, "cdp: %s: connection closed", method);
+  }
+  /* A Target.attachToTarget reply carries the sessionId; the targetId is only
+   * in our params, so keep it (before params are stolen) to learn the map. */
+  const char *attach = NULL;
+  if (strcmp(method, "Target.attachToTarget") == 0)
+    attach = json_string_value(json_object_get(params, "targetId"));
+  sc__cdp_pend *p = NULL;
+  if (cb) {
+    p = sc__calloc(1, sizeof *p);
+    if (!p || (session_id && !(p->session = sc__strdup(session_id))) ||
+        (attach && !(p->attach_target = sc__strdup(attach)))) {
+      json_decref(params);
+      sc__cdp_pend_free(p);
+      return sc__err(SC_ENOMEM, "cdp: %s: out of memory", method);
+    }
+  }
+  sc__cdp_out *o = sc__calloc(1, sizeof *o);
+  char *text = NULL;
+  if (!o || build_message(&text, c->next_id, session_id, method, params)) {
+    if (!o) json_decref(params);
+    sc__free(o);
+    sc__cdp_pend_free(p);
+    return sc__err(SC_ENOMEM, "cdp: %s: out of memory", method);
+  }
+  int64_t id = c->next_id++;
+  o->text = text;
+  o->len = strlen(text);
+  if (c->out_tail)
+    c->out_tail->next = o;
+  else
+    c->out_head = o;
+  c->out_tail = o;
+  c->nout++;
+  if (p) {
+    p->id = id;
+    p->cb = cb;
+    p->ud = userdata;
+    p->timeout = timeout_ms > 0 ? timeout_ms : 0;
+    p->deadline = timeout_ms > 0 ? c->now() + timeout_ms : 0;
+    sc__cdp_pend_link(c, p);
+  }
+  if (id_out) *id_out = id;
+  return 0;
+}
+
+char *sc__cdp_pop_outgoing(sc__cdp *c, size_t *len) {
+  sc__cdp_out *o = c->out_head;
+  if (!o) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  c->out_head = o->next;
+  if (!c->out_head) c->out_tail = NULL;
+  c->nout--;
+  char *text = o->text;
+  if (len) *len = o->len;
+  sc__free(o);
+  return text;
+}
+
+/* The reply with this id arrived: fire its callback once. */
+static int on_reply(sc__cdp *c, json_t *root, int64_t id) {
+  sc__cdp_pend *p = sc__cdp_pend_take(c, id);
+  if (!p) return 0; /* already timed out or failed: nobody waits */
+  int rc = 0;
+  json_t *error = json_object_get(root, "error");
+  json_t *result = json_object_get(root, "result");
+  if (error) {
+    char msg[512];
+    const char *text = json_string_value(json_object_get(error, "message"));
+    const char *data = json_string_value(json_object_get(error, "data"));
+    snprintf(msg, sizeof msg, "%lld %s%s%s%s",
+             (long long)json_integer_value(json_object_get(error, "code")),
+             text ? text : "(no message)", data ? " (" : "", data ? data : "",
+             data ? ")" : "");
+    p->cb(SC_EPROTO, NULL, msg, p->ud);
+  } else if (json_is_object(result)) {
+    const char *sid = json_string_value(json_object_get(result, "sessionId"));
+    if (p->attach_target && sid)
+      rc = sc__cdp_sessions_add(c, p->attach_target, sid);
+    p->cb(0, result, NULL, p->ud);
+  } else {
+    p->cb(SC_EPROTO, NULL, "reply has neither result nor error", p->ud);
+    rc = sc__err(SC_EFORMAT, "cdp: reply %lld has neither result nor error",
+                 (long long)id);
+  }
+  sc__cdp_pend_free(p);
+  return rc;
+}
+
+/* Crash and detach events fail the affected session's pending commands
+ * before the event itself is dispatched. */
+static int on_event(sc__cdp *c, json_t *root, const char *method) {
+  int rc = 0;
+  const char *sid = json_string_value(json_object_get(root, "sessionId"));
+  json_t *params = json_object_get(root, "params");
+  const char *psid = json_string_value(json_object_get(params, "sessionId"));
+  if (strcmp(method, "Target.attachedToTarget") == 0) {
+    const char *tid = json_string_value(
+        json_object_get(json_object_get(params, "targetInfo"), "targetId"));
+    if (tid && psid) rc = sc__cdp_sessions_add(c, tid, psid);
+  } else if (strcmp(method, "Target.detachedFromTarget") == 0 && psid) {
+    sc__cdp_fail_session(c, psid, SC_EDETACHED, "target detached");
+    sc__cdp_sessions_remove(c, psid);
+  } else if (strcmp(method, "Inspector.targetCrashed") == 0 && sid) {
+    sc__cdp_fail_session(c, sid, SC_ECRASHED, "target crashed");
+  } else if (strcmp(method, "Target.targetCrashed") == 0) {
+    const char *tid = json_string_value(json_object_get(params, "targetId"));
+    const char *mapped = tid ? sc__cdp_session_for_target(c, tid) : NULL;
+    if (mapped) {
+      /* The map entry may go away in a callback; fail on a copy. */
+      char copy[128];
+      snprintf(copy, sizeof copy, "%s", mapped);
+      sc__cdp_fail_session(c, copy, SC_ECRASHED, "target crashed");
+    }
+  }
+  if (c->ev) c->ev(sid, method, params, c->ev_ud);
+  return rc;
+}
+
+int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len) {
+  if (c->closed) return sc__err(SC_ECLOSED, "cdp: message after close");
+  if (len > c->max_bytes) return sc__cdp_feed_oversized(c, msg, len, len);
+  json_error_t je;
+  memset(&je, 0, sizeof je); /* jansson leaves it unset on some OOM paths */
+  json_t *root = json_loadb(msg, len, 0, &je);
+  if (!root) {
+    if (json_error_code(&je) == json_error_out_of_memory)
+      return sc__err(SC_ENOMEM, "cdp: out of memory parsing a %zu byte message", len);
+    return sc__err(SC_EFORMAT, "cdp: malformed message (line %d column %d): %s",
+                   je.line, je.column, je.text);
+  }
+  int rc;
+  json_t *jid = json_object_get(root, "id");
+  const char *method = json_string_value(json_object_get(root, "method"));
+  if (!json_is_object(root))
+    rc = sc__err(SC_EFORMAT, "cdp: message is not a JSON object");
+  else if (jid && json_is_integer(jid))
+    rc = on_reply(c, root, json_integer_value(jid));
+  else if (jid)
+    rc = sc__err(SC_EFORMAT, "cdp: reply id is not an integer");
+  else if (method)
+    rc = on_event(c, root, method);
+  else
+    rc = sc__err(SC_EFORMAT, "cdp: message has neither id nor method");
+  json_decref(root);
+  return rc;
+}
+
+/* Reads the id of {"id":123,... from the first bytes, without parsing the
+ * rest (Chromium writes "id" first). Returns -1 when there is none. */
+static int64_t sniff_id(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (i >= n || s[i++] != '{') return -1;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (n - i < 4 || memcmp(s + i, "\"id\"", 4) != 0) return -1;
+  i += 4;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (i >= n || s[i++] != ':') return -1;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  int64_t v = 0;
+  size_t digits = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && digits < 18; i++, digits++)
+    v = v * 10 + (s[i] - '0');
+  return digits && i < n && (s[i] == ',' || s[i] == '}') ? v : -1;
+}
+
+int sc__cdp_feed_oversized(sc__cdp *c, const char *head, size_t head_len,
+                           size_t total_len) {
+  int64_t id = head ? sniff_id(head, head_len) : -1;
+  sc__cdp_pend *p = id >= 0 ? sc__cdp_pend_take(c, id) : NULL;
+  if (p) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "reply of %zu bytes exceeds the %zu byte limit",
+             total_len, c->max_bytes);
+    p->cb(SC_ETOOBIG, NULL, msg, p->ud);
+    sc__cdp_pend_free(p);
+  }
+  return sc__err(SC_ETOOBIG, "cdp: message of %zu bytes exceeds the %zu byte limit",
+                 total_len, c->max_bytes);
+}
+
+size_t sc__cdp_max_message_bytes(const sc__cdp *c) { return c->max_bytes; }
