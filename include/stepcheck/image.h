@@ -26,34 +26,55 @@ typedef struct sc_png_limits {
 #define SC_PNG_LIMITS_VERSION 1
 #define SC_PNG_LIMITS_INIT {SC_PNG_LIMITS_VERSION, 16384, 16384, (size_t)256 << 20}
 
-/** New image, all pixels (0,0,0,0). *out is the caller's (sc_image_free). */
+/**
+ * New image, all pixels (0,0,0,0), stride width * 4.
+ * @param out  the image, the caller's (sc_image_free); NULL on failure.
+ * @return 0; SC_EINVAL for a negative size, SC_ETOOBIG, SC_ENOMEM.
+ */
 SC_EXTERN int sc_image_new(sc_image **out, int width, int height);
 /** Free an image; NULL is fine. */
 SC_EXTERN void sc_image_free(sc_image *img);
 
 /**
- * Decode a PNG held in memory into RGBA (any PNG colour type/bit depth).
- * @param lim NULL for SC_PNG_LIMITS_INIT.
+ * Decode a PNG held in memory into 8-bit RGBA (any PNG colour type and bit
+ * depth: palette and tRNS become alpha, 16-bit is scaled with rounding,
+ * interlaced is handled). The size in IHDR is checked against the limits
+ * before anything is allocated; a file whose chunks claim more bytes than it
+ * holds is refused before libpng sees it.
+ * @param out  the image, the caller's (sc_image_free); NULL on failure.
+ * @param buf  the PNG bytes (borrowed).
+ * @param lim  NULL for SC_PNG_LIMITS_INIT.
  * @return 0; SC_EFORMAT for a broken file (truncated, bad CRC, not PNG),
- *         SC_ETOOBIG beyond the limits; sc_errmsg() says which.
+ *         SC_ETOOBIG beyond the limits, SC_ENOMEM, SC_EINVAL for bad
+ *         arguments or limits; sc_errmsg() says which ("png: CRC error in IDAT").
  */
 SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
                                   const sc_png_limits *lim);
-/** Decode a PNG file; errors name the path. */
+/** Decode a PNG file, as sc_image_decode_png; errors name the path (SC_EIO
+ *  when it cannot be read). */
 SC_EXTERN int sc_image_load_png(sc_image **out, const char *path,
                                 const sc_png_limits *lim);
-/** Encode as 8-bit RGBA PNG into a new buffer (*out freed with sc_free). */
+/**
+ * Encode as 8-bit RGBA PNG (zlib's fastest level, no filtering) into a new
+ * buffer.
+ * @param out  the PNG bytes, the caller's (sc_free).
+ * @param len  out: their count.
+ * @return 0; SC_EINVAL for an empty image, SC_ENOMEM.
+ */
 SC_EXTERN int sc_image_encode_png(void **out, size_t *len, const sc_image *img);
-/** Write a PNG file (written to path.tmp then renamed). */
+/** Write a PNG file (written to path.tmp then renamed, so readers never see
+ *  half a file). @return 0, or as sc_image_encode_png, SC_EIO; errors name the path. */
 SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path);
 
-/** Copy of region r of src (r must lie inside src). */
+/** Copy of region r of src into a new image (the caller's, sc_image_free).
+ *  @return 0; SC_EINVAL when r does not lie inside src, SC_ENOMEM. */
 SC_EXTERN int sc_image_crop(sc_image **out, const sc_image *src, sc_rect r);
 
-/** Pixel (x, y) as 0xRRGGBBAA. */
+/** Pixel (x, y) as 0xRRGGBBAA; 0 when (x, y) lies outside the image. */
 SC_EXTERN uint32_t sc_image_pixel(const sc_image *img, int x, int y);
 
-/** 64-bit FNV-1a hash of the RGB bytes of region r. */
+/** 64-bit FNV-1a hash of the RGB bytes of region r, row by row (alpha is
+ *  ignored); r is clipped to the image. */
 SC_EXTERN uint64_t sc_image_hash(const sc_image *img, sc_rect r);
 
 /** How two regions are compared. */
@@ -67,13 +88,19 @@ typedef struct sc_diff_options {
 #define SC_DIFF_OPTIONS_INIT {SC_DIFF_OPTIONS_VERSION, 0.1}
 
 /**
- * Compare region ra of a with region rb of b (same w and h).
+ * Compare region ra of a with region rb of b (same w and h, each inside its
+ * image). Alpha is ignored (screenshots are opaque). A pixel differs when its
+ * squared YIQ distance exceeds 35215 * threshold^2 (pixelmatch); with
+ * threshold 0 any RGB difference counts.
  * @param ndiff  out: number of pixels whose YIQ distance exceeds the threshold.
  * @param bbox   out (optional): bounding box of differing pixels, relative to
  *               the region; w = h = 0 when none.
  * @param diff   out (optional): a new image of the region size: b dimmed to
- *               grey, differing pixels painted red (caller frees).
+ *               grey (its luma faded 75% toward white), differing pixels
+ *               pure red (255,0,0,255); the caller's (sc_image_free).
  * @param opts   NULL for SC_DIFF_OPTIONS_INIT.
+ * @return 0; SC_EINVAL for regions outside their image or of different
+ *         sizes, or a threshold outside 0..1; SC_ENOMEM.
  */
 SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff,
                             const sc_image *a, sc_rect ra, const sc_image *b,
@@ -81,7 +108,7 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff,
 
 /**
  * Count pixels of region r whose colour is within tol (max abs per channel,
- * RGB only) of rgb (0xRRGGBB).
+ * RGB only) of rgb (0xRRGGBB); r is clipped to the image. 0 for a negative tol.
  */
 SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r,
                                       uint32_t rgb, int tol);
