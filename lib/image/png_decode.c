@@ -26,7 +26,6 @@ typedef struct decode_ctx {
   png_infop info;
   png_bytep *rows;
   sc_image *img;
-  int width, height;
 } decode_ctx;
 
 static void on_error(png_structp png, png_const_charp msg) {

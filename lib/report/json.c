@@ -1,6 +1,5 @@
 /* The run as JSON (jansson, so allocations go through the library's hook). */
 #include <math.h>
-#include <string.h>
 
 #include <jansson.h>
 
@@ -67,12 +66,8 @@ static json_t *run_json(const sc_run_result *r) {
                                                 "region", jstr(r->drift[i].region), "pixels",
                                                 (json_int_t)r->drift[i].pixels)) == 0;
   for (size_t i = 0; ok && i < r->nresults; i++) {
-    const char *id = r->results[i].step_id;
-    size_t j = 0;
-    while (j < i && !(r->results[j].step_id == id ||
-                      (id && r->results[j].step_id && !strcmp(r->results[j].step_id, id))))
-      j++;
-    if (j == i) ok = json_array_append_new(by_step, stats_json(r, id)) == 0;
+    if (sc__report_first_of_id(r, i))
+      ok = json_array_append_new(by_step, stats_json(r, r->results[i].step_id)) == 0;
   }
   if (!ok) {
     json_decref(results);

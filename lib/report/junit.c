@@ -1,6 +1,5 @@
 /* JUnit XML: one testsuite (the application), one testcase per step result. */
 #include <math.h>
-#include <string.h>
 #include <time.h>
 
 #include "core/core.h"

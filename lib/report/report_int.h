@@ -17,6 +17,9 @@ typedef struct sc__stats {
 
 int sc__report_stats(sc__stats *out, const sc_run_result *r, const char *step_id);
 
+/* Non-zero when result i is the first with its step id (summary order). */
+int sc__report_first_of_id(const sc_run_result *r, size_t i);
+
 /* Elapsed time of one result in ms (see report.h: verified_ms, or the time
  * until the failure verdict). */
 double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s);

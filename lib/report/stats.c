@@ -11,6 +11,12 @@ static int same_id(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+int sc__report_first_of_id(const sc_run_result *r, size_t i) {
+  for (size_t j = 0; j < i; j++)
+    if (same_id(r->results[j].step_id, r->results[i].step_id)) return 0;
+  return 1;
+}
+
 /* Judging deadline of the step a result belongs to, or -1 when unknown. */
 static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
   const sc_scenario *sc = r->scenario;

@@ -66,11 +66,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   int rc = 0;
   for (size_t i = 0; i < r->nresults && !rc; i++) {
     const char *id = r->results[i].step_id;
-    size_t j = 0;
-    while (j < i && !(r->results[j].step_id == id ||
-                      (id && r->results[j].step_id && !strcmp(r->results[j].step_id, id))))
-      j++;
-    if (j == i) rc = summary_line(out, r, id, id ? id : "?", w); /* first appearance */
+    if (sc__report_first_of_id(r, i)) rc = summary_line(out, r, id, id ? id : "?", w);
   }
   if (!rc) rc = summary_line(out, r, NULL, "TOTAL", w);
   if (rc) return rc;
