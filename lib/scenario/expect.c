@@ -78,21 +78,22 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
       first = 0;
       continue;
     }
-    sc__scn_enter(c, k);
     int elsewhere = 0;
     for (size_t i = 0; i < NKINDS; i++) elsewhere |= has(KINDS[i].keys, k);
-    if (find_kind(k)) {
+    sc__suggest sg;
+    sc__suggest_init(&sg, k);
+    for (const char *const *a = kd->keys; *a; a++) sc__suggest_add(&sg, *a);
+    if (!find_kind(k) && !elsewhere && sg.best && !json_object_get(v, sg.best))
+      sc__scn_fix_add(c, sg.best);
+    char hint[128];
+    sc__scn_enter(c, k);
+    if (find_kind(k))
       sc__scn_problem(c, SC__AT_KEY(c), "two kinds (\"%s\" and \"%s\") in one expectation; write two",
                       kd->name, k);
-    } else if (elsewhere) {
+    else if (elsewhere)
       sc__scn_problem(c, SC__AT_KEY(c), "\"%s\" does not apply to \"%s\"", k, kd->name);
-    } else {
-      sc__suggest sg;
-      sc__suggest_init(&sg, k);
-      for (const char *const *a = kd->keys; *a; a++) sc__suggest_add(&sg, *a);
-      char hint[128];
+    else
       sc__scn_problem(c, SC__AT_KEY(c), "unknown key \"%s\"%s", k, sc__suggest_text(&sg, hint, sizeof hint));
-    }
     sc__scn_leave(c);
   }
 }

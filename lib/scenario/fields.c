@@ -80,6 +80,18 @@ static int allowed_has(const char *const *allowed, const char *key) {
   return 0;
 }
 
+int sc__scn_fixed(const sc__scn *c, const char *key) {
+  for (int i = 0; i < c->nfix; i++)
+    if (strcmp(c->fixes[i].key, key) == 0 && strcmp(c->fixes[i].path, c->path) == 0) return 1;
+  return 0;
+}
+
+void sc__scn_fix_add(sc__scn *c, const char *key) {
+  if (c->nfix == (int)(sizeof c->fixes / sizeof c->fixes[0])) return;
+  memcpy(c->fixes[c->nfix].path, c->path, c->plen + 1);
+  c->fixes[c->nfix++].key = key;
+}
+
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
   const char *key;
   json_t *v;
@@ -88,6 +100,7 @@ void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
     sc__suggest sg;
     sc__suggest_init(&sg, key);
     for (const char *const *a = allowed; *a; a++) sc__suggest_add(&sg, *a);
+    if (sg.best && !json_object_get(obj, sg.best)) sc__scn_fix_add(c, sg.best);
     char hint[128];
     sc__scn_enter(c, key);
     sc__scn_problem(c, SC__AT_KEY(c), "unknown key \"%s\"%s", key,
@@ -98,7 +111,7 @@ void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
 
 json_t *sc__scn_get(sc__scn *c, json_t *obj, const char *key, int required) {
   json_t *v = json_object_get(obj, key);
-  if (!v && required) sc__scn_problem(c, SC__AT_VAL(c), "missing required key \"%s\"", key);
+  if (!v && required && !sc__scn_fixed(c, key)) sc__scn_problem(c, SC__AT_VAL(c), "missing required key \"%s\"", key);
   return v;
 }
 
@@ -209,6 +222,7 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out) {
       }
       sc__suggest_add(&sg, s->points[i].name);
     }
+    if (c->no_points) return -1;
     char hint[128];
     sc__scn_problem(c, SC__AT_VAL(c), "unknown point \"%s\"%s", name,
                     sc__suggest_text(&sg, hint, sizeof hint));
@@ -242,7 +256,7 @@ int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label) {
   }
   const char *name = json_string_value(v);
   int i = sc_scenario_region(c->s, name);
-  if (i >= 0) return i;
+  if (i >= 0 || c->no_regions) return i;
   sc__suggest sg;
   sc__suggest_init(&sg, name);
   for (size_t k = 0; k < c->s->nregions; k++) sc__suggest_add(&sg, c->s->regions[k].name);

@@ -85,9 +85,11 @@ static void syntax_problem(sc__scn *c, const json_error_t *je, const char *text,
 /* Check text; problems go to c->pv, the model to c->s. */
 static void check(sc__scn *c, const char *text, size_t len) {
   json_error_t je;
+  memset(&je, 0, sizeof je);
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
   if (!root) {
-    if (json_error_code(&je) == json_error_out_of_memory) c->oom = 1;
+    /* jansson leaves je untouched when its first allocation fails */
+    if (json_error_code(&je) == json_error_out_of_memory || je.text[0] == '\0') c->oom = 1;
     else syntax_problem(c, &je, text, len);
     return;
   }

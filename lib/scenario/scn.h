@@ -42,8 +42,18 @@ typedef struct sc__scn {
   /* defaults from "defaults", applied to steps and expectations */
   double threshold;
   long max_pixels;
+  /* "regions" / "points" missing or misspelt: references to them are not
+   * reported one by one */
+  int no_regions, no_points;
   sc__stepid *ids;
   size_t nids;
+  /* keys that unknown keys were taken as typos of: a typo is then not also
+   * reported as a missing required key (a full table only costs that) */
+  struct {
+    char path[SC__PATH_MAX]; /* of the object */
+    const char *key;         /* static */
+  } fixes[16];
+  int nfix;
   sc__problem *pv;
   size_t pn, pcap;
   int oom;
@@ -76,7 +86,12 @@ void sc__scn_problem(sc__scn *c, sc__jpos at, const char *fmt, ...)
 /* Report every key of obj (the value at the current path) that is not in
  * allowed (NULL-terminated), with a did-you-mean suggestion. */
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed);
-/* Member key of obj, or NULL; when required and missing, report it. */
+/* Whether sc__scn_keys, for the object at the current path, reported a typo of key. */
+int sc__scn_fixed(const sc__scn *c, const char *key);
+/* Note that an unknown key of the object at the current path is a typo of key (static). */
+void sc__scn_fix_add(sc__scn *c, const char *key);
+/* Member key of obj, or NULL; when required and missing, report it (unless
+ * sc__scn_keys already reported a typo of it: call that first). */
 json_t *sc__scn_get(sc__scn *c, json_t *obj, const char *key, int required);
 /* Typed members: 1 = read into *out, 0 = absent (*out untouched), -1 = bad (reported). */
 int sc__scn_number(sc__scn *c, json_t *obj, const char *key, int required, sc__range r, double *out);

@@ -125,9 +125,12 @@ void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st
     c->pre[0] = '\0';
     return;
   }
-  if (sc__scn_strdup(c, v, "id", 1, &st->id) == 1 && st->id)
-    snprintf(c->pre, sizeof c->pre, "%s[%zu] \"%s\": ", section, index, st->id);
+  /* the id names the step in every later message, the key check's too */
+  json_t *id = json_object_get(v, "id");
+  if (json_is_string(id) && json_string_length(id) > 0)
+    snprintf(c->pre, sizeof c->pre, "%s[%zu] \"%s\": ", section, index, json_string_value(id));
   sc__scn_keys(c, v, STEP_KEYS);
+  sc__scn_strdup(c, v, "id", 1, &st->id);
 
   const char *first = NULL, *k;
   json_t *av;
@@ -143,7 +146,9 @@ void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st
       sc__scn_leave(c);
     }
   }
-  if (!first)
+  int typo = 0; /* "clik": already reported as an unknown key */
+  for (const char *const *a = ACTIONS; *a; a++) typo |= sc__scn_fixed(c, *a);
+  if (!first && !typo)
     sc__scn_problem(c, SC__AT_VAL(c),
                     "no action (one of \"click\", \"wheel\", \"key\", \"move\", \"none\")");
 

@@ -74,6 +74,7 @@ static void defaults(sc__scn *c, json_t *root) {
 static void points(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   json_t *o = object_member(c, root, "points", 0, "an object of name: [x, y]");
+  c->no_points = json_object_get(root, "points") ? !o : sc__scn_fixed(c, "points");
   if (!o || json_object_size(o) == 0) return;
   s->points = sc__calloc(json_object_size(o), sizeof *s->points);
   if (!s->points) {
@@ -139,6 +140,7 @@ static int region_rect(sc__scn *c, json_t *v, sc_rect *r, long *inset) {
 static void regions(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   json_t *o = object_member(c, root, "regions", 1, "an object of name: region");
+  c->no_regions = !o;
   if (!o || json_object_size(o) == 0) return;
   s->regions = sc__calloc(json_object_size(o), sizeof *s->regions);
   if (!s->regions) {
