@@ -13,20 +13,35 @@ typedef struct sc__client_options {
   double connect_timeout_ms; /* 0 = 10000 */
 } sc__client_options;
 
-/* Connect to ws://127.0.0.1:PORT/devtools/browser/ID (no Origin header). */
+/* Connect to ws://127.0.0.1:PORT/devtools/browser/ID (no Origin header) and
+ * wait for the handshake (connect_timeout_ms). opts NULL = defaults.
+ * *out is the caller's (sc__client_free). Returns 0, SC_EINVAL (bad URL),
+ * SC_ETIMEDOUT, SC_EIO (refused, handshake rejected: sc_errmsg() says). */
 int sc__client_connect(sc__client **out, const char *ws_url,
                        const sc__client_options *opts);
+/* Fail every pending command with SC_ECLOSED, close the socket, free.
+ * NULL is fine. Not from inside one of this client's callbacks. */
 void sc__client_free(sc__client *cl);
 
+/* The protocol core of this client (borrowed): sc__cdp_send on it queues a
+ * command that the next sc__client_service writes. Its event callback is
+ * owned by the client: use sc__client_listen instead of sc__cdp_on_event. */
 sc__cdp *sc__client_cdp(sc__client *cl);
 
 /* Service I/O for at most timeout_ms (0 = poll once without waiting):
- * writes queued messages, feeds received ones, expires deadlines.
- * Returns SC_ECLOSED once the connection is gone. */
+ * writes queued messages, feeds received ones, expires deadlines. Returns
+ * early, with 0, once at least one message was handled or one command timed
+ * out, so callers loop until their own condition holds. Callbacks run from
+ * here (never from inside libwebsockets), so they may make blocking calls.
+ * Returns SC_ECLOSED once the connection is gone (after failing every
+ * pending command). */
 int sc__client_service(sc__client *cl, double timeout_ms);
 
-/* Blocking call: send, service until the reply or timeout_ms.
+/* Blocking call: send, service until the reply or timeout_ms (<= 0: no
+ * deadline, waits while the connection lives).
  * *result (optional) receives a new reference to the "result" object.
+ * Returns 0 or the command's error (SC_EPROTO for a CDP error reply,
+ * SC_ETIMEDOUT, SC_ECLOSED, SC_ECRASHED, SC_EDETACHED, SC_ETOOBIG, ...).
  * Errors set sc_errmsg() to "METHOD: reason". */
 int sc__client_call(sc__client *cl, const char *session_id, const char *method,
                     json_t *params /* stolen */, double timeout_ms,
@@ -34,11 +49,17 @@ int sc__client_call(sc__client *cl, const char *session_id, const char *method,
 
 /* Listeners for events (several; called in registration order). */
 typedef int sc__listener_id;
+/* Add a listener for every event; returns its id (> 0) or a negative
+ * sc_error. A listener added during a dispatch sees the next event on. */
 sc__listener_id sc__client_listen(sc__client *cl, sc__cdp_event_cb cb, void *ud);
+/* Remove a listener; safe during a dispatch (also from inside the listener
+ * itself): it is not called again. Unknown ids are ignored. */
 void sc__client_unlisten(sc__client *cl, sc__listener_id id);
 
 /* HTTP GET http://host:port/path over libwebsockets (for /json/version).
- * *body is a new NUL-terminated string. */
+ * host is a name or address without brackets. *body is a new NUL-terminated
+ * string (sc__free). Returns 0, SC_ETIMEDOUT after timeout_ms, SC_EIO
+ * (refused, body over 1 MiB), SC_EPROTO (status other than 200). */
 int sc__http_get(char **body, const char *host, int port, const char *path,
                  double timeout_ms);
 

@@ -1,0 +1,71 @@
+/* The browser object: options, the shared CDP client, product, free. */
+#include <stdio.h>
+#include <string.h>
+
+#include "browser_priv.h"
+#include "core/core.h"
+
+int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
+  static const sc_browser_options defaults = SC_BROWSER_OPTIONS_INIT;
+  if (!opts) opts = &defaults;
+  if (opts->version != SC_BROWSER_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "browser: options version %u (want %u)", opts->version,
+                   SC_BROWSER_OPTIONS_VERSION);
+  sc_browser *b = sc__calloc(1, sizeof *b);
+  if (!b) return sc__err(SC_ENOMEM, "browser: out of memory");
+  b->launch_timeout_ms = opts->launch_timeout_ms > 0 ? opts->launch_timeout_ms : 20000;
+  b->command_timeout_ms = opts->command_timeout_ms > 0 ? opts->command_timeout_ms : 30000;
+  b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
+  *out = b;
+  return 0;
+}
+
+int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms) {
+  double deadline = sc__now_ms() + timeout_ms;
+  if (!(b->ws_url = sc__strdup(ws_url))) return sc__err(SC_ENOMEM, "browser: out of memory");
+  sc__client_options co = {b->max_message_bytes, timeout_ms};
+  int rc = sc__client_connect(&b->client, ws_url, &co);
+  if (rc) return rc;
+  double left = deadline - sc__now_ms();
+  json_t *v = NULL;
+  rc = sc__client_call(b->client, NULL, "Browser.getVersion", NULL,
+                       left < b->command_timeout_ms ? (left > 1 ? left : 1)
+                                                    : b->command_timeout_ms,
+                       &v);
+  if (rc) return rc;
+  const char *product = json_string_value(json_object_get(v, "product"));
+  b->product = sc__strdup(product ? product : "");
+  json_decref(v);
+  return b->product ? 0 : sc__err(SC_ENOMEM, "browser: out of memory");
+}
+
+SC_EXTERN void sc_browser_free(sc_browser *b) {
+  if (!b) return;
+  if (b->pid > 0 && b->client && !sc__cdp_is_closed(sc__client_cdp(b->client))) {
+    /* Ask politely first: Chromium flushes and exits on its own. The reply
+     * often never comes (the socket closes first), hence the short wait. */
+    sc__client_call(b->client, NULL, "Browser.close", NULL, 1000, NULL);
+  }
+  sc__client_free(b->client);
+  sc__browser_stop(b);
+  sc__free(b->product);
+  sc__free(b->ws_url);
+  sc__free(b->profile_dir);
+  sc__free(b);
+}
+
+SC_EXTERN const char *sc_browser_product(const sc_browser *b) {
+  return b && b->product ? b->product : "";
+}
+
+SC_EXTERN int sc_browser_pid(const sc_browser *b) { return b ? (int)b->pid : 0; }
+
+SC_EXTERN const char *sc_browser_ws_url(const sc_browser *b) {
+  return b && b->ws_url ? b->ws_url : "";
+}
+
+sc__client *sc__browser_client(sc_browser *b) { return b->client; }
+
+double sc__browser_timeout(const sc_browser *b) { return b->command_timeout_ms; }
+
+const char *sc__browser_profile_dir(const sc_browser *b) { return b->profile_dir; }

@@ -1,0 +1,32 @@
+/* Private parts of the browser layer shared by browser.c (object, attach,
+ * free), launch.c (spawn) and process.c (stop, profile removal). */
+#ifndef SC_BROWSER_PRIV_H
+#define SC_BROWSER_PRIV_H
+
+#include <sys/types.h>
+
+#include "browser.h"
+
+struct sc_browser {
+  sc__client *client;
+  char *product;       /* "HeadlessChrome/156.0..." */
+  char *ws_url;        /* ws://127.0.0.1:PORT/devtools/browser/ID */
+  pid_t pid;           /* launched browser (process group leader), else 0 */
+  char *profile_dir;   /* launched browser's --user-data-dir, else NULL */
+  double launch_timeout_ms;
+  double command_timeout_ms;
+  size_t max_message_bytes;
+};
+
+/* Check opts (NULL = defaults) and allocate an empty browser in *out. */
+int sc__browser_new(sc_browser **out, const sc_browser_options *opts);
+/* Connect the websocket (ws_url copied) and read the product through
+ * Browser.getVersion, within timeout_ms. */
+int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms);
+/* Stop a launched browser: SIGTERM its process group, wait up to ~3 s,
+ * SIGKILL, reap; then remove the profile directory. No-op when attached. */
+void sc__browser_stop(sc_browser *b);
+/* Remove a directory tree (no symlinks followed). Returns 0 or SC_EIO. */
+int sc__rmtree(const char *dir);
+
+#endif

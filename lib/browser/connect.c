@@ -1,0 +1,70 @@
+/* Attach to a running browser: ws://HOST:PORT/devtools/browser/ID, or
+ * http://HOST:PORT[/] resolved through /json/version. Loopback hosts only:
+ * DevTools gives full control of the browser and has no authentication. */
+#include <stdio.h>
+#include <string.h>
+
+#include "browser_priv.h"
+#include "cdp/url.h"
+#include "core/core.h"
+
+static int check_loopback(const sc__url *u, const char *what) {
+  if (sc__url_host_is_loopback(u->host)) return 0;
+  return sc__err(SC_EINVAL,
+                 "connect %s: host %s is not a loopback address (DevTools is only "
+                 "used on 127.0.0.0/8, localhost or [::1])",
+                 what, u->host);
+}
+
+/* GET /json/version → webSocketDebuggerUrl, into a new string. */
+static int discover(char **ws_url, const sc__url *u, const char *endpoint, double timeout_ms) {
+  char *body = NULL;
+  int rc = sc__http_get(&body, u->host, u->port, "/json/version", timeout_ms);
+  if (rc) return rc;
+  json_error_t je;
+  json_t *v = json_loads(body, 0, &je);
+  sc__free(body);
+  const char *url = json_string_value(json_object_get(v, "webSocketDebuggerUrl"));
+  if (!url) {
+    json_decref(v);
+    return sc__err(SC_EPROTO, "connect %s: /json/version has no webSocketDebuggerUrl", endpoint);
+  }
+  *ws_url = sc__strdup(url);
+  json_decref(v);
+  return *ws_url ? 0 : sc__err(SC_ENOMEM, "connect: out of memory");
+}
+
+SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
+                                 const sc_browser_options *opts) {
+  if (!out) return sc__err(SC_EINVAL, "connect: out is NULL");
+  *out = NULL;
+  if (!endpoint) return sc__err(SC_EINVAL, "connect: endpoint is NULL");
+  sc__url u;
+  int rc = sc__url_parse(&u, endpoint);
+  if (rc) return rc;
+  if ((rc = check_loopback(&u, endpoint))) return rc;
+  if (strcmp(u.scheme, "http") == 0 && strcmp(u.path, "/") != 0)
+    return sc__err(SC_EINVAL, "connect %s: want http://HOST:PORT (no path)", endpoint);
+  sc_browser *b;
+  if ((rc = sc__browser_new(&b, opts))) return rc;
+  double deadline = sc__now_ms() + b->launch_timeout_ms;
+  char *ws = NULL;
+  if (strcmp(u.scheme, "http") == 0) {
+    rc = discover(&ws, &u, endpoint, b->launch_timeout_ms);
+    sc__url wu;
+    if (rc == 0 && (rc = sc__url_parse(&wu, ws)) == 0) rc = check_loopback(&wu, ws);
+  }
+  if (rc == 0) {
+    double left = deadline - sc__now_ms();
+    rc = sc__browser_attach_ws(b, ws ? ws : endpoint, left > 1 ? left : 1);
+  }
+  sc__free(ws);
+  if (rc) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc_browser_free(b);
+    return sc__err(rc, "%s", msg);
+  }
+  *out = b;
+  return 0;
+}

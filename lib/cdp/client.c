@@ -1,0 +1,177 @@
+/* CDP client: the core over the websocket transport, a service loop that
+ * honours deadlines, blocking calls and event listeners. */
+#include <stdio.h>
+#include <string.h>
+
+#include "client_priv.h"
+#include "core/core.h"
+
+static void dispatch_event(const char *session_id, const char *method, json_t *params,
+                           void *ud) {
+  sc__client *cl = ud;
+  /* Listeners added during this dispatch wait for the next event; removed
+   * ones are only marked (cb NULL) and compacted at the outermost level. */
+  size_t n = cl->nls;
+  cl->dispatch_depth++;
+  for (size_t i = 0; i < n && i < cl->nls; i++) {
+    sc__listener l = cl->ls[i];
+    if (l.cb) l.cb(session_id, method, params, l.ud);
+  }
+  if (--cl->dispatch_depth == 0 && cl->ls_dirty) {
+    size_t j = 0;
+    for (size_t i = 0; i < cl->nls; i++)
+      if (cl->ls[i].cb) cl->ls[j++] = cl->ls[i];
+    cl->nls = j;
+    cl->ls_dirty = 0;
+  }
+}
+
+int sc__client_connect(sc__client **out, const char *ws_url,
+                       const sc__client_options *opts) {
+  if (!out || !ws_url) return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
+  *out = NULL;
+  sc__client *cl = sc__calloc(1, sizeof *cl);
+  if (!cl) return sc__err(SC_ENOMEM, "cdp: out of memory");
+  sc__cdp_options co = {opts ? opts->max_message_bytes : 0, NULL};
+  int rc = sc__cdp_new(&cl->cdp, &co);
+  if (rc) {
+    sc__free(cl);
+    return rc;
+  }
+  cl->max_bytes = sc__cdp_max_message_bytes(cl->cdp);
+  cl->next_lid = 1;
+  sc__cdp_on_event(cl->cdp, dispatch_event, cl);
+  double timeout = opts && opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
+  rc = sc__ws_open(cl, ws_url, timeout);
+  if (rc) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc__client_free(cl);
+    return sc__err(rc, "%s", msg);
+  }
+  *out = cl;
+  return 0;
+}
+
+void sc__client_free(sc__client *cl) {
+  if (!cl) return;
+  /* Fail what is pending while the client is still whole (callbacks may look
+   * at it), then tear the socket down. */
+  sc__cdp_close(cl->cdp, SC_ECLOSED, "connection closed");
+  sc__ws_close(cl);
+  sc__ws_drop_queue(cl);
+  sc__cdp_free(cl->cdp);
+  sc__free(cl->rx);
+  sc__free(cl->tx);
+  sc__free(cl->ls);
+  sc__free(cl);
+}
+
+sc__cdp *sc__client_cdp(sc__client *cl) { return cl->cdp; }
+
+/* Feed what the transport received; hand a lost socket to the core. Runs
+ * outside any lws callback. */
+static void drain(sc__client *cl) {
+  sc__rxmsg *m;
+  while (!sc__cdp_is_closed(cl->cdp) && (m = sc__ws_pop(cl))) {
+    if (m->data)
+      sc__cdp_feed(cl->cdp, m->data, m->len);
+    else
+      sc__cdp_feed_oversized(cl->cdp, m->head, m->head_len, m->len);
+    cl->activity++;
+    sc__free(m->data);
+    sc__free(m);
+  }
+  if (cl->lost && !sc__cdp_is_closed(cl->cdp)) sc__cdp_close(cl->cdp, SC_ECLOSED, cl->err);
+}
+
+int sc__client_service(sc__client *cl, double timeout_ms) {
+  double end = sc__now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+  unsigned long start = cl->activity;
+  for (;;) {
+    if (sc__cdp_is_closed(cl->cdp))
+      return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
+    sc__ws_want_write(cl);
+    double wake = end, next = sc__cdp_next_deadline(cl->cdp);
+    if (next > 0 && next < wake) wake = next;
+    sc__ws_service_once(cl, wake);
+    drain(cl);
+    size_t before = sc__cdp_pending(cl->cdp);
+    sc__cdp_expire(cl->cdp);
+    if (sc__cdp_pending(cl->cdp) < before) cl->activity++;
+    if (sc__cdp_is_closed(cl->cdp))
+      return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
+    if (cl->activity != start || sc__now_ms() >= end) return 0;
+  }
+}
+
+typedef struct call_state {
+  int done;
+  int status;
+  json_t *result;
+  char err[512];
+} call_state;
+
+static void call_done(int status, json_t *result, const char *errmsg, void *ud) {
+  call_state *st = ud;
+  st->done = 1;
+  st->status = status;
+  if (status == 0)
+    st->result = json_incref(result);
+  else
+    snprintf(st->err, sizeof st->err, "%s", errmsg ? errmsg : sc_strerror(status));
+}
+
+int sc__client_call(sc__client *cl, const char *session_id, const char *method,
+                    json_t *params, double timeout_ms, json_t **result) {
+  if (result) *result = NULL;
+  if (!cl || !method) {
+    json_decref(params);
+    return sc__err(SC_EINVAL, "cdp: call: NULL argument");
+  }
+  call_state st = {0, 0, NULL, ""};
+  int rc = sc__cdp_send(cl->cdp, session_id, method, params, timeout_ms, call_done,
+                        &st, NULL);
+  if (rc) {
+    return sc__err(rc, "%s: %s", method,
+                   rc == SC_ECLOSED && cl->err[0] ? cl->err : sc_strerror(rc));
+  }
+  /* The callback fires exactly once: by reply, deadline or close. Without a
+   * deadline this waits as long as the connection lives. */
+  while (!st.done) sc__client_service(cl, 1000);
+  if (st.status) return sc__err(st.status, "%s: %s", method, st.err);
+  if (result)
+    *result = st.result;
+  else
+    json_decref(st.result);
+  return 0;
+}
+
+sc__listener_id sc__client_listen(sc__client *cl, sc__cdp_event_cb cb, void *ud) {
+  if (!cl || !cb) return sc__err(SC_EINVAL, "cdp: listen: NULL argument");
+  if (cl->nls == cl->cap_ls) {
+    size_t cap = cl->cap_ls ? cl->cap_ls * 2 : 8;
+    sc__listener *p = sc__realloc(cl->ls, cap * sizeof *p);
+    if (!p) return sc__err(SC_ENOMEM, "cdp: listen: out of memory");
+    cl->ls = p;
+    cl->cap_ls = cap;
+  }
+  sc__listener_id id = cl->next_lid++;
+  cl->ls[cl->nls++] = (sc__listener){id, cb, ud};
+  return id;
+}
+
+void sc__client_unlisten(sc__client *cl, sc__listener_id id) {
+  if (!cl) return;
+  for (size_t i = 0; i < cl->nls; i++) {
+    if (cl->ls[i].id != id || !cl->ls[i].cb) continue;
+    if (cl->dispatch_depth) {
+      cl->ls[i].cb = NULL;
+      cl->ls_dirty = 1;
+    } else {
+      memmove(cl->ls + i, cl->ls + i + 1, (cl->nls - i - 1) * sizeof *cl->ls);
+      cl->nls--;
+    }
+    return;
+  }
+}

@@ -1,0 +1,76 @@
+/* Private parts of the CDP client shared by ws.c (libwebsockets transport)
+ * and client.c (service loop, blocking calls, listeners). */
+#ifndef SC_CDP_CLIENT_PRIV_H
+#define SC_CDP_CLIENT_PRIV_H
+
+#include <libwebsockets.h>
+
+#include "client.h"
+
+/* A whole received message waiting to be fed to the core. Messages are fed
+ * after lws_service() returns, never from inside an lws callback, so user
+ * callbacks may make blocking calls (which service the loop again). */
+typedef struct sc__rxmsg {
+  struct sc__rxmsg *next;
+  char *data;      /* whole message, NUL-terminated; NULL when oversized */
+  size_t len;      /* bytes in data, or the dropped message's total size */
+  char head[64];   /* first bytes of a dropped message (reply id sniffing) */
+  size_t head_len;
+} sc__rxmsg;
+
+typedef struct sc__listener {
+  sc__listener_id id;
+  sc__cdp_event_cb cb; /* NULL once removed during a dispatch */
+  void *ud;
+} sc__listener;
+
+struct sc__client {
+  struct lws_context *ctx;
+  struct lws *wsi;
+  sc__cdp *cdp;
+  size_t max_bytes;
+  int trace;             /* SC_DEBUG mentions "cdp": log messages to stderr */
+  int established;       /* handshake done */
+  int conn_failed;       /* handshake failed: err says why */
+  int lost;              /* socket gone, close not yet handed to the core */
+  int destroying;        /* in sc__client_free: lws callbacks only record */
+  char err[256];         /* why the connection failed or closed */
+  lws_sorted_usec_list_t sul; /* wakes lws_service() by our deadline */
+
+  /* receive: the message being assembled */
+  char *rx;
+  size_t rx_len, rx_cap;
+  int rx_drop;           /* over the cap: counting, not buffering */
+  size_t rx_total;
+  char rx_head[64];
+  size_t rx_head_len;
+  sc__rxmsg *q_head, *q_tail; /* complete messages not yet fed */
+
+  /* send: one buffer with LWS_PRE headroom, reused */
+  unsigned char *tx;
+  size_t tx_cap;
+
+  /* event listeners */
+  sc__listener *ls;
+  size_t nls, cap_ls;
+  sc__listener_id next_lid;
+  int dispatch_depth;
+  int ls_dirty;          /* some were removed during a dispatch */
+
+  unsigned long activity; /* messages fed + commands expired, for service() */
+};
+
+/* Open the websocket (context, handshake) and wait up to timeout_ms. */
+int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms);
+/* One round of lws service, returning by wake_ms (absolute, sc__now_ms). */
+void sc__ws_service_once(sc__client *cl, double wake_ms);
+/* Ask for a writable callback if messages are queued. */
+void sc__ws_want_write(sc__client *cl);
+/* Destroy the lws context (closes the socket). */
+void sc__ws_close(sc__client *cl);
+/* Free every queued received message. */
+void sc__ws_drop_queue(sc__client *cl);
+/* Pop the oldest complete received message, or NULL. */
+sc__rxmsg *sc__ws_pop(sc__client *cl);
+
+#endif

@@ -1,0 +1,286 @@
+/* libwebsockets transport for the CDP client: one lws_context per client,
+ * one websocket to the browser endpoint. It only moves bytes: whole received
+ * messages are queued for client.c to feed to the core after lws_service()
+ * returns; outgoing messages are popped from the core when writable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client_priv.h"
+#include "core/core.h"
+#include "url.h"
+
+#define SC__WS_CHUNK (64 * 1024)
+
+/* Debug trace in the fixtures' transcript format (one JSON line each). */
+static void trace(const sc__client *cl, const char *dir, const char *msg, size_t len) {
+  if (cl->trace) fprintf(stderr, "{\"dir\":\"%s\",\"msg\":%.*s}\n", dir, (int)len, msg);
+}
+
+static void queue_push(sc__client *cl, sc__rxmsg *m) {
+  if (cl->q_tail)
+    cl->q_tail->next = m;
+  else
+    cl->q_head = m;
+  cl->q_tail = m;
+}
+
+sc__rxmsg *sc__ws_pop(sc__client *cl) {
+  sc__rxmsg *m = cl->q_head;
+  if (m) {
+    cl->q_head = m->next;
+    if (!cl->q_head) cl->q_tail = NULL;
+  }
+  return m;
+}
+
+void sc__ws_drop_queue(sc__client *cl) {
+  sc__rxmsg *m;
+  while ((m = sc__ws_pop(cl))) {
+    sc__free(m->data);
+    sc__free(m);
+  }
+}
+
+static void lost(sc__client *cl, const char *why) {
+  if (!cl->lost && !cl->conn_failed) {
+    snprintf(cl->err, sizeof cl->err, "connection closed: %.200s", why);
+    cl->lost = 1;
+  }
+}
+
+/* One chunk of an incoming message. Returns -1 to drop the connection. */
+static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t len) {
+  size_t rest = lws_remaining_packet_payload(wsi);
+  int done = lws_is_final_fragment(wsi) && rest == 0;
+  if (cl->rx_total == 0) {
+    cl->rx_head_len = len < sizeof cl->rx_head ? len : sizeof cl->rx_head;
+    memcpy(cl->rx_head, in, cl->rx_head_len);
+  }
+  cl->rx_total += len;
+  /* Over the cap: stop buffering at once (the frame's remaining payload
+   * tells early), keep counting to report the size. */
+  if (!cl->rx_drop && cl->rx_total + rest > cl->max_bytes) {
+    cl->rx_drop = 1;
+    cl->rx_len = 0;
+    if (cl->rx_cap > SC__WS_CHUNK) {
+      sc__free(cl->rx);
+      cl->rx = NULL;
+      cl->rx_cap = 0;
+    }
+  }
+  if (!cl->rx_drop) {
+    size_t need = cl->rx_len + len + rest + 1;
+    if (need > cl->rx_cap) {
+      size_t cap = cl->rx_cap ? cl->rx_cap : SC__WS_CHUNK;
+      while (cap < need) cap *= 2;
+      char *p = sc__realloc(cl->rx, cap);
+      if (!p) {
+        lost(cl, "out of memory receiving a message");
+        return -1;
+      }
+      cl->rx = p;
+      cl->rx_cap = cap;
+    }
+    memcpy(cl->rx + cl->rx_len, in, len);
+    cl->rx_len += len;
+  }
+  if (!done) return 0;
+  sc__rxmsg *m = sc__calloc(1, sizeof *m);
+  if (!m) {
+    lost(cl, "out of memory receiving a message");
+    return -1;
+  }
+  if (cl->rx_drop) {
+    m->len = cl->rx_total;
+    memcpy(m->head, cl->rx_head, cl->rx_head_len);
+    m->head_len = cl->rx_head_len;
+  } else {
+    cl->rx[cl->rx_len] = '\0';
+    trace(cl, "in", cl->rx, cl->rx_len);
+    /* Hand the buffer over whole; a big one is not kept for reuse. */
+    m->data = cl->rx;
+    m->len = cl->rx_len;
+    cl->rx = NULL;
+    cl->rx_cap = 0;
+  }
+  queue_push(cl, m);
+  cl->rx_len = cl->rx_total = cl->rx_head_len = 0;
+  cl->rx_drop = 0;
+  return 0;
+}
+
+static int on_writeable(sc__client *cl, struct lws *wsi) {
+  size_t len;
+  char *msg = sc__cdp_pop_outgoing(cl->cdp, &len);
+  if (!msg) return 0;
+  trace(cl, "out", msg, len);
+  if (LWS_PRE + len > cl->tx_cap) {
+    unsigned char *p = sc__realloc(cl->tx, LWS_PRE + len);
+    if (!p) {
+      sc__free(msg);
+      lost(cl, "out of memory sending a message");
+      return -1;
+    }
+    cl->tx = p;
+    cl->tx_cap = LWS_PRE + len;
+  }
+  memcpy(cl->tx + LWS_PRE, msg, len);
+  sc__free(msg);
+  /* lws buffers what the socket does not take now and sends it before the
+   * next writable callback, so one lws_write per message is enough. */
+  int n = lws_write(wsi, cl->tx + LWS_PRE, len, LWS_WRITE_TEXT);
+  if (n < (int)len) {
+    lost(cl, "write failed");
+    return -1;
+  }
+  if (cl->tx_cap > 4 * SC__WS_CHUNK) { /* do not keep a big buffer around */
+    sc__free(cl->tx);
+    cl->tx = NULL;
+    cl->tx_cap = 0;
+  }
+  if (sc__cdp_outgoing(cl->cdp)) lws_callback_on_writable(wsi);
+  return 0;
+}
+
+static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                       void *in, size_t len) {
+  sc__client *cl = lws_context_user(lws_get_context(wsi));
+  if (!cl) return 0;
+  switch (reason) {
+  case LWS_CALLBACK_CLIENT_ESTABLISHED:
+    cl->established = 1;
+    if (sc__cdp_outgoing(cl->cdp)) lws_callback_on_writable(wsi);
+    break;
+  case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+    if (cl->established) {
+      lost(cl, in ? (const char *)in : "connection error");
+    } else {
+      snprintf(cl->err, sizeof cl->err, "%s", in ? (const char *)in : "connection failed");
+      cl->conn_failed = 1;
+    }
+    cl->wsi = NULL;
+    break;
+  case LWS_CALLBACK_CLIENT_RECEIVE:
+    if (!cl->destroying) return on_receive(cl, wsi, in, len);
+    break;
+  case LWS_CALLBACK_CLIENT_WRITEABLE:
+    if (!cl->destroying && !cl->lost) return on_writeable(cl, wsi);
+    break;
+  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+    lost(cl, "browser closed the websocket");
+    break;
+  case LWS_CALLBACK_CLIENT_CLOSED:
+    lost(cl, "websocket closed");
+    cl->wsi = NULL;
+    break;
+  case LWS_CALLBACK_WSI_DESTROY:
+    if (wsi == cl->wsi) {
+      if (cl->established) lost(cl, "websocket gone");
+      else if (!cl->conn_failed) {
+        snprintf(cl->err, sizeof cl->err, "connection failed");
+        cl->conn_failed = 1;
+      }
+      cl->wsi = NULL;
+    }
+    break;
+  default:
+    break;
+  }
+  return 0;
+}
+
+static const struct lws_protocols sc__ws_protocols[] = {
+    {"stepcheck-cdp", ws_callback, 0, SC__WS_CHUNK, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void wake(lws_sorted_usec_list_t *sul) { (void)sul; }
+
+void sc__ws_service_once(sc__client *cl, double wake_ms) {
+  if (!cl->ctx) return;
+  double now = sc__now_ms();
+  if (wake_ms > now) {
+    /* lws_service() ignores its timeout and sleeps until the next lws timer
+     * or I/O; a timer of our own makes it return by our deadline. */
+    lws_usec_t us = (lws_usec_t)((wake_ms - now) * 1000.0) + 1;
+    lws_sul_schedule(cl->ctx, 0, &cl->sul, wake, us);
+    lws_service(cl->ctx, 0);
+    lws_sul_cancel(&cl->sul);
+  } else {
+    lws_service(cl->ctx, -1); /* poll without waiting */
+  }
+}
+
+void sc__ws_want_write(sc__client *cl) {
+  if (cl->wsi && cl->established && !cl->lost && sc__cdp_outgoing(cl->cdp))
+    lws_callback_on_writable(cl->wsi);
+}
+
+static void set_log_level(void) {
+  const char *dbg = getenv("SC_DEBUG");
+  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
+}
+
+int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
+  sc__url u;
+  int rc = sc__url_parse(&u, ws_url);
+  if (rc) return rc;
+  if (strcmp(u.scheme, "ws") != 0)
+    return sc__err(SC_EINVAL, "cdp: %s: want a ws:// URL", ws_url);
+  const char *dbg = getenv("SC_DEBUG");
+  cl->trace = dbg && strstr(dbg, "cdp") != NULL;
+  set_log_level();
+
+  struct lws_context_creation_info info;
+  memset(&info, 0, sizeof info);
+  info.port = CONTEXT_PORT_NO_LISTEN;
+  info.protocols = sc__ws_protocols;
+  info.gid = (gid_t)-1;
+  info.uid = (uid_t)-1;
+  info.user = cl;
+  info.pt_serv_buf_size = SC__WS_CHUNK;
+  /* lws sizes its fd table by the fd limit; one socket needs few. */
+  info.fd_limit_per_thread = 16;
+  info.options = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
+  cl->ctx = lws_create_context(&info);
+  if (!cl->ctx) return sc__err(SC_ENOMEM, "cdp: %s: cannot create lws context", ws_url);
+
+  char host[300];
+  sc__url_host_port(&u, host, sizeof host);
+  struct lws_client_connect_info ci;
+  memset(&ci, 0, sizeof ci);
+  ci.context = cl->ctx;
+  ci.address = u.host;
+  ci.port = u.port;
+  ci.path = u.path;
+  ci.host = host;
+  ci.origin = NULL; /* Chromium refuses an Origin it was not told to allow */
+  ci.protocol = NULL;
+  ci.ietf_version_or_minus_one = -1;
+  ci.local_protocol_name = sc__ws_protocols[0].name;
+  ci.pwsi = &cl->wsi;
+  if (!lws_client_connect_via_info(&ci) && !cl->conn_failed)
+    snprintf(cl->err, sizeof cl->err, "connect failed"), cl->conn_failed = 1;
+
+  double deadline = sc__now_ms() + timeout_ms;
+  while (!cl->established && !cl->conn_failed && !cl->lost) {
+    if (sc__now_ms() >= deadline)
+      return sc__err(SC_ETIMEDOUT, "cdp: connect %s: no handshake within %.0f ms",
+                     ws_url, timeout_ms);
+    sc__ws_service_once(cl, deadline);
+  }
+  if (!cl->established || cl->lost)
+    return sc__err(SC_EIO, "cdp: connect %s: %s", ws_url, cl->err);
+  return 0;
+}
+
+void sc__ws_close(sc__client *cl) {
+  cl->destroying = 1;
+  if (cl->ctx) {
+    lws_sul_cancel(&cl->sul);
+    lws_context_destroy(cl->ctx);
+    cl->ctx = NULL;
+  }
+  cl->wsi = NULL;
+}

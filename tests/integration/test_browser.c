@@ -1,0 +1,251 @@
+/* Browser layer on a real Chromium: launch, CDP round trip, attach twice,
+ * loopback-only endpoints, a browser killed mid-call, cleanup, bad launches. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "browser/browser.h"
+#include "core/core.h"
+#include "stepcheck.h"
+#include "testutil.h"
+
+/* Tests that need a browser get it as state: the teardown frees it even when
+ * an assertion failed, so no Chromium outlives a failing test. */
+static int setup_browser(void **state) {
+  sc_browser *b = NULL;
+  int rc = sc_browser_launch(&b, NULL);
+  if (rc) {
+    fprintf(stderr, "launch: %s (%s)\n", sc_strerror(rc), sc_errmsg());
+    return -1;
+  }
+  *state = b;
+  return 0;
+}
+
+static int teardown_browser(void **state) {
+  sc_browser_free(*state);
+  *state = NULL;
+  return 0;
+}
+
+/* Target.createTarget + attach (flat) → sessionId (static buffer). */
+static const char *open_session(sc__client *cl) {
+  static char sid[64];
+  json_t *r = NULL;
+  assert_int_equal(sc__client_call(cl, NULL, "Target.createTarget",
+                                   json_pack("{ss}", "url", "about:blank"), 10000, &r),
+                   0);
+  json_t *params = json_pack("{sOsb}", "targetId", json_object_get(r, "targetId"),
+                             "flatten", 1);
+  json_decref(r);
+  assert_int_equal(sc__client_call(cl, NULL, "Target.attachToTarget", params, 10000, &r), 0);
+  snprintf(sid, sizeof sid, "%s", json_string_value(json_object_get(r, "sessionId")));
+  json_decref(r);
+  assert_true(strlen(sid) > 0);
+  return sid;
+}
+
+static int pid_gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+static void launch_and_evaluate(void **st) {
+  sc_browser *b = *st;
+  const char *product = sc_browser_product(b);
+  assert_true(strncmp(product, "Chrome/", 7) == 0 || strncmp(product, "HeadlessChrome/", 15) == 0);
+  assert_true(sc_browser_pid(b) > 0);
+  assert_true(strncmp(sc_browser_ws_url(b), "ws://127.0.0.1:", 15) == 0);
+  const char *dir = sc__browser_profile_dir(b);
+  struct stat s;
+  assert_int_equal(stat(dir, &s), 0);
+  assert_int_equal(s.st_mode & 0777, 0700);
+  assert_true(strncmp(dir, "/dev/shm/", 9) == 0);
+
+  sc__client *cl = sc__browser_client(b);
+  const char *sid = open_session(cl);
+  json_t *r = NULL;
+  assert_int_equal(sc__client_call(cl, sid, "Runtime.evaluate",
+                                   json_pack("{ss}", "expression", "1+2"), 10000, &r),
+                   0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "result"), "value")), 3);
+  json_decref(r);
+  /* A CDP error comes back as SC_EPROTO with "METHOD: CODE message". */
+  assert_int_equal(sc__client_call(cl, NULL, "Nope.nothing", NULL, 10000, NULL), SC_EPROTO);
+  assert_non_null(strstr(sc_errmsg(), "Nope.nothing: -32601"));
+}
+
+static void attach_twice(void **st) {
+  sc_browser *b = *st;
+  int port = 0;
+  assert_int_equal(sscanf(sc_browser_ws_url(b), "ws://127.0.0.1:%d/", &port), 1);
+  char http[64], http_slash[64];
+  snprintf(http, sizeof http, "http://127.0.0.1:%d", port);
+  snprintf(http_slash, sizeof http_slash, "http://localhost:%d/", port);
+  const char *eps[] = {http, http_slash, sc_browser_ws_url(b)};
+  for (size_t i = 0; i < 3; i++) {
+    sc_browser *a = NULL;
+    int rc = sc_browser_connect(&a, eps[i], NULL);
+    if (rc) fail_msg("connect %s: %s", eps[i], sc_errmsg());
+    assert_string_equal(sc_browser_product(a), sc_browser_product(b));
+    assert_int_equal(sc_browser_pid(a), 0);
+    assert_null(sc__browser_profile_dir(a));
+    /* Chromium names the host it was asked by; the browser id is the same. */
+    assert_string_equal(strstr(sc_browser_ws_url(a), "/devtools/browser/"),
+                        strstr(sc_browser_ws_url(b), "/devtools/browser/"));
+    json_t *r = NULL;
+    assert_int_equal(sc__client_call(sc__browser_client(a), NULL, "Target.getTargets", NULL,
+                                     10000, &r),
+                     0);
+    assert_true(json_array_size(json_object_get(r, "targetInfos")) >= 1);
+    json_decref(r);
+    sc_browser_free(a); /* disconnects only */
+    assert_false(pid_gone(sc_browser_pid(b)));
+  }
+  /* The launched browser is still there and still ours. */
+  assert_int_equal(sc__client_call(sc__browser_client(b), NULL, "Browser.getVersion", NULL,
+                                   10000, NULL),
+                   0);
+  assert_false(pid_gone(sc_browser_pid(b)));
+}
+
+static void loopback_only(void **st) {
+  (void)st;
+  const char *bad[] = {"http://10.1.2.3:9222", "ws://192.168.1.5:9222/devtools/browser/x",
+                       "http://example.com:9222", "ws://[fe80::1]:9222/devtools/browser/x"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    sc_browser *a = (sc_browser *)1;
+    double t0 = sc__now_ms();
+    assert_int_equal(sc_browser_connect(&a, bad[i], NULL), SC_EINVAL);
+    assert_true(sc__now_ms() - t0 < 50); /* refused before any network traffic */
+    assert_null(a);
+    assert_non_null(strstr(sc_errmsg(), "not a loopback"));
+  }
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "http://10.1.2.3:9222", NULL),
+                   SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "10.1.2.3"));
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "ftp://127.0.0.1:1/", NULL),
+                   SC_EINVAL);
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "127.0.0.1:9222", NULL), SC_EINVAL);
+  /* Loopback but nobody listening: an I/O error, quickly. */
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "http://127.0.0.1:1", NULL), SC_EIO);
+}
+
+static void killed_while_pending(void **st) {
+  sc_browser *b = *st;
+  sc__client *cl = sc__browser_client(b);
+  const char *sid = open_session(cl);
+  pid_t pid = sc_browser_pid(b);
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", sc__browser_profile_dir(b));
+  const double delay = 300;
+  pid_t killer = fork();
+  assert_true(killer >= 0);
+  if (killer == 0) {
+    usleep((useconds_t)(delay * 1000));
+    kill(pid, SIGKILL);
+    _exit(0);
+  }
+  double t0 = sc__now_ms();
+  int rc = sc__client_call(cl, sid, "Runtime.evaluate",
+                           json_pack("{sssb}", "expression", "new Promise(() => {})",
+                                     "awaitPromise", 1),
+                           10000, NULL);
+  double elapsed = sc__now_ms() - t0 - delay;
+  waitpid(killer, NULL, 0);
+  assert_int_equal(rc, SC_ECLOSED);
+  assert_non_null(strstr(sc_errmsg(), "Runtime.evaluate"));
+  print_message("call failed %.0f ms after the kill\n", elapsed);
+  if (elapsed >= 1000) fail_msg("failed %.0f ms after the kill (want < 1000)", elapsed);
+  /* Later calls fail at once. */
+  t0 = sc__now_ms();
+  assert_int_equal(sc__client_call(cl, NULL, "Browser.getVersion", NULL, 5000, NULL), SC_ECLOSED);
+  assert_true(sc__now_ms() - t0 < 50);
+  assert_int_equal(sc__client_service(cl, 10), SC_ECLOSED);
+  *st = NULL;
+  sc_browser_free(b);
+  assert_true(pid_gone(pid));
+  struct stat s;
+  assert_int_equal(stat(dir, &s), -1);
+}
+
+static void free_cleans_up(void **st) {
+  sc_browser *b = *st;
+  pid_t pid = sc_browser_pid(b);
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", sc__browser_profile_dir(b));
+  double t0 = sc__now_ms();
+  *st = NULL;
+  sc_browser_free(b);
+  double took = sc__now_ms() - t0;
+  assert_true(pid_gone(pid));
+  assert_int_equal(waitpid(pid, NULL, WNOHANG), -1); /* reaped: no zombie */
+  struct stat s;
+  assert_int_equal(stat(dir, &s), -1);
+  assert_int_equal(errno, ENOENT);
+  print_message("sc_browser_free took %.0f ms\n", took);
+  sc_browser_free(NULL);
+}
+
+/* stepcheck-* profile dirs under /dev/shm right now. */
+static int count_profiles(void) {
+  FILE *p = popen("ls -d /dev/shm/stepcheck-* 2>/dev/null | wc -l", "r");
+  int n = -1;
+  if (p) {
+    if (fscanf(p, "%d", &n) != 1) n = -1;
+    pclose(p);
+  }
+  return n;
+}
+
+static void bad_launches(void **st) {
+  (void)st;
+  int before = count_profiles();
+  sc_browser_options o = SC_BROWSER_OPTIONS_INIT;
+  sc_browser *b = (sc_browser *)1;
+  o.executable = "/nonexistent/chromium-xyz";
+  assert_int_equal(sc_browser_launch(&b, &o), SC_ELAUNCH);
+  assert_null(b);
+  assert_non_null(strstr(sc_errmsg(), "/nonexistent/chromium-xyz"));
+
+  o.executable = "/bin/false"; /* starts, dies at once */
+  assert_int_equal(sc_browser_launch(&b, &o), SC_ELAUNCH);
+  assert_non_null(strstr(sc_errmsg(), "exited with status 1"));
+
+  /* Starts and never writes DevToolsActivePort: timeout, process killed. */
+  char *tmp = sc_test_mkdtemp();
+  char script[600];
+  snprintf(script, sizeof script, "%s/hang.sh", tmp);
+  FILE *f = fopen(script, "w");
+  assert_non_null(f);
+  fputs("#!/bin/sh\nexec sleep 30\n", f);
+  fclose(f);
+  chmod(script, 0700);
+  o.executable = script;
+  o.launch_timeout_ms = 300;
+  double t0 = sc__now_ms();
+  assert_int_equal(sc_browser_launch(&b, &o), SC_ETIMEDOUT);
+  assert_true(sc__now_ms() - t0 < 4000);
+  assert_non_null(strstr(sc_errmsg(), "DevToolsActivePort not written within 300 ms"));
+  sc_test_rmtree(tmp);
+  free(tmp);
+
+  o = (sc_browser_options)SC_BROWSER_OPTIONS_INIT;
+  o.version = 99;
+  assert_int_equal(sc_browser_launch(&b, &o), SC_EINVAL);
+  assert_int_equal(count_profiles(), before);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(launch_and_evaluate, setup_browser, teardown_browser),
+      cmocka_unit_test_setup_teardown(attach_twice, setup_browser, teardown_browser),
+      cmocka_unit_test(loopback_only),
+      cmocka_unit_test_setup_teardown(killed_while_pending, setup_browser, teardown_browser),
+      cmocka_unit_test_setup_teardown(free_cleans_up, setup_browser, teardown_browser),
+      cmocka_unit_test(bad_launches),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
