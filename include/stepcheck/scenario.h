@@ -121,18 +121,23 @@ typedef struct sc_scenario {
  */
 SC_EXTERN int sc_scenario_load(sc_scenario **out, const char *path);
 
-/** Same, from a string; name is used in messages. */
+/**
+ * Same, from a NUL-terminated string. name (NULL: "<string>") is used in
+ * messages, and relative baseline paths resolve against its directory.
+ */
 SC_EXTERN int sc_scenario_parse(sc_scenario **out, const char *json, const char *name);
 
 /**
  * Check a file and report every problem (not only the first): each as one
- * line "FILE:LINE:COL: message" through cb. Returns the number of problems
- * (0 = valid), or a negative sc_error when the file cannot be read.
+ * line "FILE:LINE:COL: message" through cb (may be NULL), sorted by position.
+ * Returns the number of problems (0 = valid), or a negative sc_error when the
+ * file cannot be read (SC_EIO) or memory runs out; cb then never fires.
  */
 SC_EXTERN int sc_scenario_validate(const char *path,
                                    void (*cb)(const char *line, void *userdata),
                                    void *userdata);
 
+/** Free a model from sc_scenario_load / _parse and everything it owns; NULL is fine. */
 SC_EXTERN void sc_scenario_free(sc_scenario *s);
 
 /** Index of a region by name, or -1. */
