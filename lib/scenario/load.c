@@ -132,7 +132,7 @@ static int run(sc__scn *c, const char *text, size_t len, const char *name) {
   if (!c->dir) return sc__err(SC_ENOMEM, "%s: out of memory", name);
   check(c, text, len);
   if (c->oom) return sc__err(SC_ENOMEM, "%s: out of memory", name);
-  qsort(c->pv, c->pn, sizeof *c->pv, by_position);
+  if (c->pn > 1) qsort(c->pv, c->pn, sizeof *c->pv, by_position);
   return 0;
 }
 
