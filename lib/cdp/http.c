@@ -86,7 +86,14 @@ static const struct lws_protocols sc__http_protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-static void wake(lws_sorted_usec_list_t *sul) { (void)sul; }
+/* The deadline timer: also cancel the wait, in case lws ran the timer before
+ * entering poll() (which would then sleep until lws' own next timer). */
+typedef struct http_timer {
+  lws_sorted_usec_list_t sul; /* first: the callback gets its address */
+  struct lws_context *ctx;
+} http_timer;
+
+static void wake(lws_sorted_usec_list_t *sul) { lws_cancel_service(((http_timer *)sul)->ctx); }
 
 int sc__http_get(char **body, const char *host, int port, const char *path,
                  double timeout_ms) {
@@ -129,19 +136,25 @@ int sc__http_get(char **body, const char *host, int port, const char *path,
     st.done = -1;
   }
   double deadline = sc__now_ms() + timeout_ms;
-  lws_sorted_usec_list_t sul;
-  memset(&sul, 0, sizeof sul);
+  http_timer timer;
+  memset(&timer, 0, sizeof timer);
+  timer.ctx = ctx;
   while (!st.done) {
     double now = sc__now_ms();
     if (now >= deadline) break;
-    lws_sul_schedule(ctx, 0, &sul, wake, (lws_usec_t)((deadline - now) * 1000.0) + 1);
+    if (deadline - now < 1.0) {
+      lws_service(ctx, -1); /* poll without waiting */
+      continue;
+    }
+    lws_sul_schedule(ctx, 0, &timer.sul, wake, (lws_usec_t)((deadline - now) * 1000.0) + 1);
     lws_service(ctx, 0);
-    lws_sul_cancel(&sul);
+    lws_sul_cancel(&timer.sul);
   }
-  lws_context_destroy(ctx);
+  int timed_out = !st.done;
+  lws_context_destroy(ctx); /* may still report a close: decided above */
 
   int rc = 0;
-  if (!st.done)
+  if (timed_out)
     rc = sc__err(SC_ETIMEDOUT, "http: GET http://%s%s: no response within %.0f ms",
                  hosthdr, path, timeout_ms);
   else if (st.done < 0)

@@ -38,6 +38,11 @@ int sc__url_parse(sc__url *u, const char *url) {
   }
   if (!u->host[0]) return sc__err(SC_EINVAL, "url %s: no host", url);
   if (strchr(u->host, '@')) return sc__err(SC_EINVAL, "url %s: credentials not supported", url);
+  const char *ok = u->ipv6 ? "0123456789abcdefABCDEF:.%" : "-._";
+  for (const char *p = u->host; *p; p++)
+    if (!strchr(ok, *p) && !(!u->ipv6 && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                          (*p >= '0' && *p <= '9'))))
+      return sc__err(SC_EINVAL, "url %s: bad character in host", url);
   u->port = 80;
   if (*end == ':') {
     char *stop;

@@ -2,6 +2,7 @@
  * one websocket to the browser endpoint. It only moves bytes: whole received
  * messages are queued for client.c to feed to the core after lws_service()
  * returns; outgoing messages are popped from the core when writable. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,12 +196,18 @@ static const struct lws_protocols sc__ws_protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-static void wake(lws_sorted_usec_list_t *sul) { (void)sul; }
+/* Our timer fired: lws may have run it before entering poll(), in which case
+ * the poll would sleep until lws' own next timer (seconds away), so also
+ * cancel the wait. */
+static void wake(lws_sorted_usec_list_t *sul) {
+  sc__client *cl = (sc__client *)((char *)sul - offsetof(sc__client, sul));
+  lws_cancel_service(cl->ctx);
+}
 
 void sc__ws_service_once(sc__client *cl, double wake_ms) {
   if (!cl->ctx) return;
   double now = sc__now_ms();
-  if (wake_ms > now) {
+  if (wake_ms - now >= 1.0) {
     /* lws_service() ignores its timeout and sleeps until the next lws timer
      * or I/O; a timer of our own makes it return by our deadline. */
     lws_usec_t us = (lws_usec_t)((wake_ms - now) * 1000.0) + 1;

@@ -189,6 +189,104 @@ static void free_cleans_up(void **st) {
   sc_browser_free(NULL);
 }
 
+/* Deadlines hold on a live connection: a never-answered call times out at its
+ * deadline, an idle service() waits its full timeout, 0 polls. */
+static void deadlines_and_service(void **st) {
+  sc_browser *b = *st;
+  sc__client *cl = sc__browser_client(b);
+  const char *sid = open_session(cl);
+  double t0 = sc__now_ms();
+  int rc = sc__client_call(cl, sid, "Runtime.evaluate",
+                           json_pack("{sssb}", "expression", "new Promise(() => {})",
+                                     "awaitPromise", 1),
+                           300, NULL);
+  double took = sc__now_ms() - t0;
+  assert_int_equal(rc, SC_ETIMEDOUT);
+  assert_non_null(strstr(sc_errmsg(), "Runtime.evaluate: timed out after 300 ms"));
+  if (took < 300 || took > 400) fail_msg("timed out after %.0f ms (want 300..400)", took);
+  t0 = sc__now_ms();
+  assert_int_equal(sc__client_service(cl, 200), 0);
+  took = sc__now_ms() - t0;
+  if (took < 199 || took > 300) fail_msg("idle service(200) took %.0f ms", took);
+  t0 = sc__now_ms();
+  assert_int_equal(sc__client_service(cl, 0), 0);
+  assert_true(sc__now_ms() - t0 < 20);
+  /* The connection is still good. */
+  assert_int_equal(sc__client_call(cl, NULL, "Browser.getVersion", NULL, 5000, NULL), 0);
+}
+
+/* Multi-megabyte replies arrive whole (many receive chunks); over the cap a
+ * reply fails with SC_ETOOBIG and the connection keeps working. */
+static void big_messages_and_cap(void **st) {
+  sc_browser *b = *st;
+  sc__client *cl = sc__browser_client(b);
+  const char *sid = open_session(cl);
+  json_t *r = NULL;
+  assert_int_equal(sc__client_call(cl, sid, "Runtime.evaluate",
+                                   json_pack("{ss}", "expression", "'x'.repeat(5000000)"),
+                                   20000, &r),
+                   0);
+  const char *v = json_string_value(json_object_get(json_object_get(r, "result"), "value"));
+  assert_non_null(v);
+  assert_int_equal(strlen(v), 5000000);
+  json_decref(r);
+
+  sc__client *small = NULL;
+  sc__client_options co = {1 << 20, 5000};
+  assert_int_equal(sc__client_connect(&small, sc_browser_ws_url(b), &co), 0);
+  sid = open_session(small); /* sessions belong to their connection */
+  double t0 = sc__now_ms();
+  int rc = sc__client_call(small, sid, "Runtime.evaluate",
+                           json_pack("{ss}", "expression", "'y'.repeat(2000000)"), 20000, NULL);
+  assert_int_equal(rc, SC_ETOOBIG);
+  assert_true(sc__now_ms() - t0 < 5000); /* failed by the cap, not by the deadline */
+  assert_non_null(strstr(sc_errmsg(), "exceeds the 1048576 byte limit"));
+  assert_int_equal(sc__client_call(small, sid, "Runtime.evaluate",
+                                   json_pack("{ss}", "expression", "1+2"), 5000, &r),
+                   0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "result"), "value")), 3);
+  json_decref(r);
+  sc__client_free(small);
+}
+
+typedef struct lctx {
+  sc__client *cl;
+  int calls[3];
+  sc__listener_id ids[3];
+} lctx;
+
+static lctx *g_l;
+static void l0(const char *s, const char *m, json_t *p, void *ud) { g_l->calls[0]++; }
+static void l1(const char *s, const char *m, json_t *p, void *ud) {
+  /* Removes itself and the next listener in the middle of a dispatch. */
+  g_l->calls[1]++;
+  sc__client_unlisten(g_l->cl, g_l->ids[1]);
+  sc__client_unlisten(g_l->cl, g_l->ids[2]);
+}
+static void l2(const char *s, const char *m, json_t *p, void *ud) { g_l->calls[2]++; }
+
+static void listeners(void **st) {
+  sc_browser *b = *st;
+  lctx L = {sc__browser_client(b), {0, 0, 0}, {0, 0, 0}};
+  g_l = &L;
+  const char *sid = open_session(L.cl);
+  L.ids[0] = sc__client_listen(L.cl, l0, NULL);
+  L.ids[1] = sc__client_listen(L.cl, l1, NULL);
+  L.ids[2] = sc__client_listen(L.cl, l2, NULL);
+  assert_true(L.ids[0] > 0 && L.ids[1] > L.ids[0] && L.ids[2] > L.ids[1]);
+  assert_int_equal(sc__client_call(L.cl, sid, "Runtime.enable", NULL, 5000, NULL), 0);
+  assert_int_equal(sc__client_call(L.cl, sid, "Runtime.evaluate",
+                                   json_pack("{ss}", "expression", "console.log('hi')"), 5000,
+                                   NULL),
+                   0);
+  sc__client_service(L.cl, 100);
+  assert_true(L.calls[0] >= 2);
+  assert_int_equal(L.calls[1], 1);
+  assert_int_equal(L.calls[2], 0);
+  sc__client_unlisten(L.cl, L.ids[0]);
+  sc__client_unlisten(L.cl, 12345); /* unknown: ignored */
+}
+
 /* stepcheck-* profile dirs under /dev/shm right now. */
 static int count_profiles(void) {
   FILE *p = popen("ls -d /dev/shm/stepcheck-* 2>/dev/null | wc -l", "r");
@@ -246,6 +344,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(killed_while_pending, setup_browser, teardown_browser),
       cmocka_unit_test_setup_teardown(free_cleans_up, setup_browser, teardown_browser),
       cmocka_unit_test(bad_launches),
+      cmocka_unit_test_setup_teardown(deadlines_and_service, setup_browser, teardown_browser),
+      cmocka_unit_test_setup_teardown(big_messages_and_cap, setup_browser, teardown_browser),
+      cmocka_unit_test_setup_teardown(listeners, setup_browser, teardown_browser),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
