@@ -1,0 +1,328 @@
+/* bench_steps: driver overhead and library CPU per verified step, on the
+ * fixture map app, through the public runner (sc_run_scenario).
+ *
+ * For each step result:
+ *   verified_ms   first input sent -> capture on which all expectations held
+ *                 (the runner's own timing);
+ *   app_ms        the app's own time-to-pixel for the step, read from its
+ *                 timing records over CDP after the step (window.__inputs,
+ *                 window.__paints; page clock): first input of the step's
+ *                 gesture as the app saw it -> the last paint the app made
+ *                 for it;
+ *   overhead_ms   verified_ms - app_ms: input transport, capture latency,
+ *                 the second (confirming) capture, decode and judging;
+ *   cpu_ms        user+sys CPU of this process between the end of the
+ *                 previous step's bookkeeping and the end of this step
+ *                 (park, at-rest captures, gesture, polling, judging);
+ *                 the benchmark's own record reading is excluded.
+ * The runner is given a page we opened (sc_run_options.page) so the records
+ * can be read between steps with sc_page_eval; that read happens after the
+ * step's result and before the next step's settle floor, so it is outside
+ * every measured interval.
+ *
+ * Whole-process and browser-tree CPU (/proc of sc_browser_pid and its
+ * descendants) are reported per verified step as well.
+ *
+ *   bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] [-v]
+ *
+ * Defaults: 10 cycles of fixtures/mapapp/seven-steps.json on
+ * fixtures/mapapp/index.html?delay=0. Output, one line per step id and one
+ * for all steps:
+ *   tool=stepcheck case=step:select-a n=10 pass=10 verified_median_ms=.. verified_p95_ms=..
+ *     app_median_ms=.. overhead_median_ms=.. overhead_p95_ms=.. cpu_median_ms=..
+ *   tool=stepcheck case=all n=70 pass=70 ... cpu_ms_per_step=.. browser_cpu_ms_per_step=..
+ */
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "proctree.h"
+#include "stepcheck.h"
+
+#ifndef BENCH_SOURCE_DIR
+#define BENCH_SOURCE_DIR "."
+#endif
+
+typedef struct row {
+  char id[64];
+  int cycle, passed;
+  double verified_ms, first_change_ms, gesture_ms, app_ms, overhead_ms, cpu_ms;
+  int captures;
+  double capture_ms;
+} row;
+
+typedef struct bench {
+  sc_page *page;
+  int verbose;
+  size_t ninputs_seen, npaints_seen; /* records already consumed */
+  double cpu_mark;                   /* process CPU at the end of the last bookkeeping */
+  double bench_cpu;                  /* CPU spent in our own bookkeeping */
+  row *rows;
+  size_t nrows, cap;
+  int eval_failed;
+} bench;
+
+static double cpu_self_ms(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+         (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void stats(double *v, size_t n, double *median, double *p95) {
+  if (!n) {
+    *median = *p95 = NAN;
+    return;
+  }
+  qsort(v, n, sizeof *v, cmp_double);
+  *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  size_t r = (95 * n + 99) / 100;
+  *p95 = v[(r < 1 ? 1 : r) - 1];
+}
+
+/* The app's records since the last read, as {"inputs":[...],"paints":[...]}. */
+static json_t *read_records(bench *B) {
+  char expr[512], *js = NULL;
+  snprintf(expr, sizeof expr,
+           "({inputs: (window.__inputs || []).slice(%zu), paints: (window.__paints || [])"
+           ".slice(%zu)})",
+           B->ninputs_seen, B->npaints_seen);
+  if (sc_page_eval(&js, B->page, expr) < 0) {
+    if (!B->eval_failed) fprintf(stderr, "bench_steps: eval: %s\n", sc_errmsg());
+    B->eval_failed = 1;
+    return NULL;
+  }
+  json_t *j = json_loads(js, 0, NULL);
+  sc_free(js);
+  if (j) {
+    B->ninputs_seen += json_array_size(json_object_get(j, "inputs"));
+    B->npaints_seen += json_array_size(json_object_get(j, "paints"));
+  }
+  return j;
+}
+
+static double num(json_t *o, const char *k) {
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The app's time-to-pixel for the step whose records are in j: first input
+ * record -> last paint record at or after it. NAN when either is missing. */
+static double app_time(json_t *j) {
+  json_t *inputs = json_object_get(j, "inputs"), *paints = json_object_get(j, "paints");
+  double first_in = NAN, last_paint = NAN;
+  size_t i;
+  json_t *e;
+  json_array_foreach(inputs, i, e) {
+    double t = num(e, "t");
+    if (!isnan(t) && (isnan(first_in) || t < first_in)) first_in = t;
+  }
+  if (isnan(first_in)) return NAN;
+  json_array_foreach(paints, i, e) {
+    double t = num(e, "t");
+    if (!isnan(t) && t >= first_in && (isnan(last_paint) || t > last_paint)) last_paint = t;
+  }
+  return isnan(last_paint) ? NAN : last_paint - first_in;
+}
+
+static void on_step(const sc_step_result *res, int cycles, void *userdata) {
+  bench *B = userdata;
+  double cpu_step = cpu_self_ms() - B->cpu_mark;
+  double c0 = cpu_self_ms();
+  json_t *j = read_records(B);
+  double app = j ? app_time(j) : NAN;
+  json_decref(j);
+  if (!res->setup) {
+    if (B->nrows == B->cap) {
+      B->cap = B->cap ? B->cap * 2 : 64;
+      row *n = realloc(B->rows, B->cap * sizeof *n);
+      if (!n) abort();
+      B->rows = n;
+    }
+    row *r = &B->rows[B->nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->id, sizeof r->id, "%s", res->step_id);
+    r->cycle = res->cycle;
+    r->passed = res->passed;
+    r->verified_ms = res->verified_ms;
+    r->first_change_ms = res->first_change_ms;
+    r->gesture_ms = res->gesture_ms;
+    r->captures = res->captures;
+    r->capture_ms = res->capture_ms;
+    r->app_ms = app;
+    r->overhead_ms = res->passed && !isnan(app) ? res->verified_ms - app : NAN;
+    r->cpu_ms = cpu_step;
+    if (B->verbose)
+      fprintf(stderr,
+              "# c%d/%d %-12s %s verified=%.1f first_change=%.1f gesture=%.1f app=%.1f "
+              "overhead=%.1f captures=%d capture=%.1f cpu=%.2f %s\n",
+              res->cycle, cycles, res->step_id, res->passed ? "PASS" : "FAIL", res->verified_ms,
+              res->first_change_ms, res->gesture_ms, app, r->overhead_ms, res->captures,
+              res->capture_ms, cpu_step, res->reason ? res->reason : "");
+  }
+  double c1 = cpu_self_ms();
+  B->bench_cpu += c1 - c0;
+  B->cpu_mark = c1;
+}
+
+static void print_case(const char *name, bench *B, const char *id, const char *extra) {
+  size_t n = 0, pass = 0, napp = 0;
+  double *ver = calloc(B->nrows + 1, sizeof *ver), *app = calloc(B->nrows + 1, sizeof *app),
+         *ovh = calloc(B->nrows + 1, sizeof *ovh), *cpu = calloc(B->nrows + 1, sizeof *cpu),
+         *cap = calloc(B->nrows + 1, sizeof *cap);
+  if (!ver || !app || !ovh || !cpu || !cap) abort();
+  size_t ncap = 0;
+  for (size_t i = 0; i < B->nrows; i++) {
+    const row *r = &B->rows[i];
+    if (id && strcmp(r->id, id)) continue;
+    n++;
+    cpu[n - 1] = r->cpu_ms;
+    if (r->captures) cap[ncap++] = r->captures;
+    if (!r->passed) continue;
+    ver[pass++] = r->verified_ms;
+    if (!isnan(r->overhead_ms)) {
+      app[napp] = r->app_ms;
+      ovh[napp++] = r->overhead_ms;
+    }
+  }
+  double vm, vp, am, ap, om, op, cm, cp, km, kp;
+  stats(ver, pass, &vm, &vp);
+  stats(app, napp, &am, &ap);
+  stats(ovh, napp, &om, &op);
+  stats(cpu, n, &cm, &cp);
+  stats(cap, ncap, &km, &kp);
+  printf("tool=stepcheck case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
+         "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
+         "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f%s\n",
+         name, n, pass, vm, vp, am, om, op, napp, km, cm, cp, extra ? extra : "");
+  free(ver);
+  free(app);
+  free(ovh);
+  free(cpu);
+  free(cap);
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] [-v]\n");
+}
+
+int main(int argc, char **argv) {
+  int cycles = 10, fast = 1, verbose = 0;
+  const char *scen = NULL, *url = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
+      cycles = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--scenario") && i + 1 < argc)
+      scen = argv[++i];
+    else if (!strcmp(argv[i], "--url") && i + 1 < argc)
+      url = argv[++i];
+    else if (!strcmp(argv[i], "--fast") && i + 1 < argc)
+      fast = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "-v"))
+      verbose = 1;
+    else {
+      usage();
+      return 2;
+    }
+  }
+  if (cycles < 1) {
+    usage();
+    return 2;
+  }
+  char defscen[4096], defurl[4096];
+  if (!scen) {
+    snprintf(defscen, sizeof defscen, "%s/fixtures/mapapp/seven-steps.json", BENCH_SOURCE_DIR);
+    scen = defscen;
+  }
+  if (!url) {
+    snprintf(defurl, sizeof defurl, "file://%s/fixtures/mapapp/index.html?delay=0",
+             BENCH_SOURCE_DIR);
+    url = defurl;
+  }
+
+  double cpu_start = cpu_self_ms();
+  sc_scenario *s = NULL;
+  sc_browser *b = NULL;
+  sc_page *p = NULL;
+  sc_run_result *rr = NULL;
+  bench B = {0};
+  int status = 1;
+  if (sc_scenario_load(&s, scen) < 0) {
+    fprintf(stderr, "bench_steps: %s\n", sc_errmsg());
+    return 2;
+  }
+  if (sc_browser_launch(&b, NULL) < 0) {
+    fprintf(stderr, "bench_steps: launch: %s\n", sc_errmsg());
+    goto out;
+  }
+  sc_page_options po = SC_PAGE_OPTIONS_INIT;
+  po.viewport_w = s->viewport_w;
+  po.viewport_h = s->viewport_h;
+  po.guest_w = s->guest_w;
+  po.guest_h = s->guest_h;
+  po.wheel_delta = s->wheel_delta;
+  po.notch_spacing_ms = s->notch_spacing_ms;
+  if (sc_page_open(&p, b, url, &po) < 0) {
+    fprintf(stderr, "bench_steps: open %s: %s\n", url, sc_errmsg());
+    goto out;
+  }
+  printf("# browser=%s url=%s scenario=%s cycles=%d fast_capture=%d\n", sc_browser_product(b),
+         url, scen, cycles, fast);
+  fflush(stdout);
+
+  B.page = p;
+  B.verbose = verbose;
+  json_decref(read_records(&B)); /* skip what the page load recorded */
+  sc_run_options o = SC_RUN_OPTIONS_INIT;
+  o.cycles = cycles;
+  o.page = p;
+  o.fast_capture = fast;
+  o.progress = on_step;
+  o.userdata = &B;
+  double browser_cpu0 = bench_tree_cpu_ms(sc_browser_pid(b));
+  double run_cpu0 = cpu_self_ms();
+  B.cpu_mark = run_cpu0;
+  int rc = sc_run_scenario(&rr, s, &o);
+  double run_cpu = cpu_self_ms() - run_cpu0 - B.bench_cpu;
+  double browser_cpu = bench_tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
+  if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
+
+  const sc_scenario *sc = s;
+  for (size_t i = 0; i < sc->nsteps; i++) {
+    char name[96];
+    snprintf(name, sizeof name, "step:%s", sc->steps[i].id);
+    print_case(name, &B, sc->steps[i].id, NULL);
+  }
+  size_t verified = 0;
+  for (size_t i = 0; i < B.nrows; i++) verified += B.rows[i].passed != 0;
+  char extra[256];
+  double total_cpu = cpu_self_ms() - cpu_start - B.bench_cpu;
+  snprintf(extra, sizeof extra,
+           " run_cpu_ms_per_step=%.2f process_cpu_ms_per_step=%.2f "
+           "browser_cpu_ms_per_step=%.1f verified=%zu",
+           verified ? run_cpu / (double)verified : NAN,
+           verified ? total_cpu / (double)verified : NAN,
+           verified && browser_cpu >= 0 ? browser_cpu / (double)verified : NAN, verified);
+  print_case("all", &B, NULL, extra);
+  if (B.eval_failed) printf("# app records could not be read: app_ms/overhead are nan\n");
+  status = rc < 0 ? 1 : (rr && rr->passed ? 0 : 3);
+  if (rr && !rr->passed) printf("# run VOID: %d of %d steps failed\n", rr->steps_failed,
+                                rr->steps_failed + rr->steps_passed);
+out:
+  sc_run_result_free(rr);
+  sc_page_free(p);
+  sc_browser_free(b);
+  sc_scenario_free(s);
+  free(B.rows);
+  return status;
+}
