@@ -33,7 +33,7 @@ typedef struct sc_browser_options {
 
 /**
  * Launch headless Chromium with a fresh 0700 profile directory on a RAM-backed
- * filesystem (/dev/shm, else $TMPDIR), DevTools on 127.0.0.1 with port 0 read
+ * filesystem (/dev/shm, else $TMPDIR, else /tmp), DevTools on 127.0.0.1 with port 0 read
  * back from DevToolsActivePort. sc_browser_free stops it (by pid) and removes
  * the profile directory.
  * @param out   the new browser, the caller's (sc_browser_free).
@@ -45,7 +45,14 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
 /**
  * Attach to a running browser: "ws://127.0.0.1:9222/devtools/browser/<id>"
  * or "http://127.0.0.1:9222" (resolved through /json/version). Only loopback
- * hosts are accepted. sc_browser_free disconnects without closing it.
+ * hosts are accepted (127.0.0.0/8, localhost, [::1]), checked before any
+ * network traffic. sc_browser_free disconnects without closing it.
+ * @param out       the new browser, the caller's (sc_browser_free).
+ * @param endpoint  the URL, borrowed.
+ * @param opts      NULL for SC_BROWSER_OPTIONS_INIT (launch_timeout_ms bounds
+ *                  the whole attach).
+ * @return 0, SC_EINVAL (bad URL, not loopback), SC_EIO (refused),
+ *         SC_ETIMEDOUT, ...; sc_errmsg() has the detail.
  */
 SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
                                  const sc_browser_options *opts);

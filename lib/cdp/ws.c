@@ -64,17 +64,16 @@ static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t le
   if (!cl->rx_drop && cl->rx_total + rest > cl->max_bytes) {
     cl->rx_drop = 1;
     cl->rx_len = 0;
-    if (cl->rx_cap > SC__WS_CHUNK) {
-      sc__free(cl->rx);
-      cl->rx = NULL;
-      cl->rx_cap = 0;
-    }
+    sc__free(cl->rx);
+    cl->rx = NULL;
+    cl->rx_cap = 0;
   }
   if (!cl->rx_drop) {
+    /* The frame's remaining payload is known: one exact allocation for a
+     * single-frame message (Chromium sends those); doubling across frames. */
     size_t need = cl->rx_len + len + rest + 1;
     if (need > cl->rx_cap) {
-      size_t cap = cl->rx_cap ? cl->rx_cap : SC__WS_CHUNK;
-      while (cap < need) cap *= 2;
+      size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
       char *p = sc__realloc(cl->rx, cap);
       if (!p) {
         lost(cl, "out of memory receiving a message");
@@ -99,7 +98,7 @@ static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t le
   } else {
     cl->rx[cl->rx_len] = '\0';
     trace(cl, "in", cl->rx, cl->rx_len);
-    /* Hand the buffer over whole; a big one is not kept for reuse. */
+    /* Hand the buffer over whole (no copy). */
     m->data = cl->rx;
     m->len = cl->rx_len;
     cl->rx = NULL;
