@@ -237,6 +237,7 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
   const char *dbg = getenv("SC_DEBUG");
   cl->trace = dbg && strstr(dbg, "cdp") != NULL;
   set_log_level();
+  double deadline = sc__now_ms() + timeout_ms;
 
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
@@ -266,10 +267,10 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
   ci.ietf_version_or_minus_one = -1;
   ci.local_protocol_name = sc__ws_protocols[0].name;
   ci.pwsi = &cl->wsi;
-  if (!lws_client_connect_via_info(&ci) && !cl->conn_failed)
-    snprintf(cl->err, sizeof cl->err, "connect failed"), cl->conn_failed = 1;
-
-  double deadline = sc__now_ms() + timeout_ms;
+  if (!lws_client_connect_via_info(&ci) && !cl->conn_failed) {
+    snprintf(cl->err, sizeof cl->err, "connect failed");
+    cl->conn_failed = 1;
+  }
   while (!cl->established && !cl->conn_failed && !cl->lost) {
     if (sc__now_ms() >= deadline)
       return sc__err(SC_ETIMEDOUT, "cdp: connect %s: no handshake within %.0f ms",
