@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# End to end on real JOSM (Xvfb + x11vnc + websockify/noVNC) in headless
+# Chromium: 3 cycles of examples/josm/josm.json must verify 21/21, then each
+# sabotage must FAIL the step it targets with a reason that names it:
+#   - the layer eye point moved 40 px off its row: hide/show-layer fail
+#   - JOSM zoom.ratio=4: zoom steps fail with x0.0156
+#   - JOSM zoom.reverse-wheel=true: zoom steps fail
+# Every rig it starts is stopped, and its temp dir removed, even on failure.
+set -euo pipefail
+root=${SC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+cli=${SC_CLI:?SC_CLI must point at the stepcheck binary}
+rig="$root/examples/josm/rig.sh"
+scenario="$root/examples/josm/josm.json"
+work=$(mktemp -d /tmp/sc-e2e-XXXXXX)
+states=()
+cleanup() {
+  for s in "${states[@]}"; do bash "$rig" stop --state "$s" >/dev/null 2>&1 || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# Displays/ports apart from the demo's defaults so both can run at once.
+disp=${SC_E2E_DISPLAY:-47}
+
+start_rig() { # name [--pref k=v]...
+  local name=$1; shift
+  local st="$work/rig-$name"
+  states+=("$st")
+  bash "$rig" start --display "$disp" --state "$st" "$@"
+}
+stop_rig() { bash "$rig" stop --state "$work/rig-$1" >/dev/null; }
+
+run() { # name url scenario cycles -> report json path
+  local name=$1 url=$2 scn=$3 cycles=$4
+  set +e
+  "$cli" run "$scn" --url "$url" --cycles "$cycles" --report "$work/$name" \
+    --report-json "$work/$name.json" --quiet > "$work/$name.txt" 2>&1
+  local rc=$?
+  set -e
+  cat "$work/$name.txt"
+  echo "$rc" > "$work/$name.rc"
+}
+
+check() { # name python-assertions
+  python3 - "$work/$1.json" "$(cat "$work/$1.rc")" "$2" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
+res = [r for r in rep["results"] if not r["setup"]]
+def step(sid, cycle=1):
+    for r in res:
+        if r["step_id"] == sid and r["cycle"] == cycle: return r
+    raise SystemExit(f"no result for {sid} cycle {cycle}")
+exec(sys.argv[3])
+PY
+}
+
+echo "== e2e: 3 cycles on real JOSM"
+url=$(start_rig normal)
+run normal "$url" "$scenario" 3
+check normal '
+assert rc == 0, f"exit code {rc}"
+assert sum(r["passed"] for r in res) == 21 and len(res) == 21, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
+for c in (1, 2, 3):
+    zi, zo = step("zoom-in", c), step("zoom-out", c)
+    assert abs(zi["scale_factor"] - 0.125) < 0.125 * 0.03, zi
+    assert abs(zo["scale_factor"] - 8.0) < 8.0 * 0.03, zo
+print("normal: 21/21 verified")
+'
+
+echo "== e2e sabotage: layer eye point 40 px off its row"
+python3 - "$scenario" "$work/eye-off.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["points"]["eye"][1] += 40
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+PY
+run eye-off "$url" "$work/eye-off.json" 1
+check eye-off '
+assert rc == 1, f"exit code {rc}"
+for sid in ("hide-layer", "show-layer"):
+    assert not step(sid)["passed"], step(sid)
+print("eye-off: hide-layer/show-layer FAIL:", step("hide-layer")["reason"])
+'
+stop_rig normal
+
+echo "== e2e sabotage: zoom.ratio=4"
+url=$(start_rig ratio4 --pref zoom.ratio=4)
+run ratio4 "$url" "$scenario" 1
+check ratio4 '
+assert rc == 1, f"exit code {rc}"
+zi = step("zoom-in")
+assert not zi["passed"] and "x0.0156" in zi["reason"], zi
+assert not step("zoom-out")["passed"]
+print("ratio4: zoom-in FAIL:", zi["reason"])
+'
+stop_rig ratio4
+
+echo "== e2e sabotage: zoom.reverse-wheel=true"
+url=$(start_rig reverse --pref zoom.reverse-wheel=true)
+run reverse "$url" "$scenario" 1
+check reverse '
+assert rc == 1, f"exit code {rc}"
+zi = step("zoom-in")
+assert not zi["passed"] and "want x0.1250" in zi["reason"], zi
+assert not step("zoom-out")["passed"]
+print("reverse: zoom-in FAIL:", zi["reason"])
+'
+stop_rig reverse
+echo "e2e: 4 passed, 0 failed"

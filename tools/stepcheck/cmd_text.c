@@ -1,0 +1,137 @@
+/* stepcheck glyphs learn / ocr / read-scale: the text layer from the shell. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int load_image(sc_image **img, const char *path) {
+  int rc = sc_image_load_png(img, path, NULL);
+  return rc < 0 ? cli_lib_err(rc, "image") : 0;
+}
+
+/* Region or the whole image. */
+static sc_rect region_or_all(const sc_rect *r, const sc_image *img) {
+  return r->w ? *r : (sc_rect){0, 0, img->width, img->height};
+}
+
+int cmd_glyphs(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "learn") != 0)
+    return cli_err(EXIT_USAGE,
+                   "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h "
+                   "[--ink RRGGBB] [--tol N] -o SET");
+  const char *text = NULL, *image = NULL, *out = NULL, *v;
+  sc_rect region = {0, 0, 0, 0};
+  uint32_t ink = 0xffffff;
+  int tol = 40;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--text")) {
+      if (!(text = cli_value(argc, argv, &i))) return EXIT_USAGE;
+    } else if (!strcmp(a, "--region")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_rect(&region, a, v) < 0)
+        return EXIT_USAGE;
+    } else if (!strcmp(a, "--ink")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_rgb(&ink, a, v) < 0) return EXIT_USAGE;
+    } else if (!strcmp(a, "--tol")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&tol, a, v, 0, 255) < 0)
+        return EXIT_USAGE;
+    } else if (!strcmp(a, "-o")) {
+      if (!(out = cli_value(argc, argv, &i))) return EXIT_USAGE;
+    } else if (a[0] == '-') {
+      return cli_err(EXIT_USAGE, "glyphs learn: unknown option '%s'", a);
+    } else {
+      image = a;
+    }
+  }
+  if (!text || !image || !out)
+    return cli_err(EXIT_USAGE, "glyphs learn: --text, IMAGE and -o are required");
+  sc_image *img = NULL;
+  int code = load_image(&img, image);
+  if (code) return code;
+  /* Add to an existing set at OUT, or start a new one. */
+  sc_glyphset *gs = NULL;
+  FILE *f = fopen(out, "r");
+  int rc;
+  if (f) {
+    fclose(f);
+    rc = sc_glyphset_load(&gs, out);
+  } else {
+    rc = sc_glyphset_new(&gs, ink, tol);
+  }
+  if (rc == 0) rc = sc_glyphset_learn(gs, img, region_or_all(&region, img), text);
+  if (rc == 0) rc = sc_glyphset_save(gs, out);
+  if (rc < 0)
+    code = cli_lib_err(rc, "glyphs learn");
+  else
+    printf("%s: %zu glyphs\n", out, sc_glyphset_count(gs));
+  sc_glyphset_free(gs);
+  sc_image_free(img);
+  return code;
+}
+
+int cmd_ocr(int argc, char **argv) {
+  const char *image = NULL, *glyphs = NULL, *v;
+  sc_rect region = {0, 0, 0, 0};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--glyphs")) {
+      if (!(glyphs = cli_value(argc, argv, &i))) return EXIT_USAGE;
+    } else if (!strcmp(a, "--region")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_rect(&region, a, v) < 0)
+        return EXIT_USAGE;
+    } else if (a[0] == '-') {
+      return cli_err(EXIT_USAGE, "ocr: unknown option '%s'", a);
+    } else {
+      image = a;
+    }
+  }
+  if (!image || !glyphs)
+    return cli_err(EXIT_USAGE, "usage: stepcheck ocr IMAGE --glyphs SET [--region x,y,w,h]");
+  sc_image *img = NULL;
+  int code = load_image(&img, image);
+  if (code) return code;
+  sc_glyphset *gs = NULL;
+  int rc = sc_glyphset_load(&gs, glyphs);
+  sc_text_result tr;
+  if (rc == 0) rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL);
+  if (rc < 0)
+    code = cli_lib_err(rc, "ocr");
+  else
+    printf("%s\t(confidence %.2f, %zu glyphs)\n", tr.text, tr.confidence, tr.nglyphs);
+  sc_glyphset_free(gs);
+  sc_image_free(img);
+  return code;
+}
+
+int cmd_read_scale(int argc, char **argv) {
+  const char *image = NULL, *profile = "josm", *v;
+  sc_rect region = {0, 0, 0, 0};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--profile")) {
+      if (!(profile = cli_value(argc, argv, &i))) return EXIT_USAGE;
+    } else if (!strcmp(a, "--region")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_rect(&region, a, v) < 0)
+        return EXIT_USAGE;
+    } else if (a[0] == '-') {
+      return cli_err(EXIT_USAGE, "read-scale: unknown option '%s'", a);
+    } else {
+      image = a;
+    }
+  }
+  if (!image)
+    return cli_err(EXIT_USAGE,
+                   "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile josm]");
+  sc_image *img = NULL;
+  int code = load_image(&img, image);
+  if (code) return code;
+  sc_scale_reading rd;
+  int rc = sc_scalebar_read(&rd, img, region_or_all(&region, img), profile, NULL);
+  if (rc < 0)
+    code = cli_lib_err(rc, "read-scale");
+  else
+    printf("text \"%s\"  bar %d px  %.6g m/px (+-%.2f%%)\n", rd.text, rd.bar_px,
+           rd.metres_per_px, rd.rel_err * 100);
+  sc_image_free(img);
+  return code;
+}
