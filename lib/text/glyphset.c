@@ -1,0 +1,287 @@
+/* Glyph sets: creation, the text file format (docs/text.md), load/save. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "text/text_int.h"
+
+#define D SC_GLYPH_MAX_DESCENT
+
+SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol) {
+  if (!out) return sc__err(SC_EINVAL, "glyphs: out is NULL");
+  *out = NULL;
+  if (tol < 0 || tol > 255) return sc__err(SC_EINVAL, "glyphs: tolerance %d outside 0..255", tol);
+  sc_glyphset *gs = sc__calloc(1, sizeof *gs);
+  if (!gs) return sc__err(SC_ENOMEM, "glyphs: out of memory");
+  gs->ink_rgb = ink_rgb & 0xFFFFFFu;
+  gs->tol = tol;
+  gs->gap_max = -1;
+  gs->space_min = -1;
+  *out = gs;
+  return 0;
+}
+
+SC_EXTERN void sc_glyphset_free(sc_glyphset *gs) {
+  if (!gs) return;
+  for (size_t i = 0; i < gs->n; i++) sc__free(gs->g[i].cols);
+  sc__free(gs->g);
+  sc__free(gs);
+}
+
+SC_EXTERN size_t sc_glyphset_count(const sc_glyphset *gs) { return gs ? gs->n : 0; }
+
+const sc__glyph *sc__glyph_find(const sc_glyphset *gs, const char *name) {
+  for (size_t i = 0; i < gs->n; i++)
+    if (strcmp(gs->g[i].name, name) == 0) return &gs->g[i];
+  return NULL;
+}
+
+int sc__glyph_name_ok(const char *name) {
+  size_t n = strlen(name);
+  if (n == 0 || n > SC_GLYPH_NAME_MAX) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (name[i] <= ' ' || name[i] > '~' || name[i] == '[' || name[i] == ']') return 0;
+  return 1;
+}
+
+/* Take ownership of cols. */
+int sc__glyphset_add(sc_glyphset *gs, const char *name, int w, int h, int top, sc__col *cols) {
+  if (gs->n == gs->cap) {
+    size_t nc = gs->cap ? gs->cap * 2 : 32;
+    sc__glyph *ng = sc__realloc(gs->g, nc * sizeof *ng);
+    if (!ng) {
+      sc__free(cols);
+      return sc__err(SC_ENOMEM, "glyphs: out of memory");
+    }
+    gs->g = ng;
+    gs->cap = nc;
+  }
+  sc__glyph *g = &gs->g[gs->n++];
+  memset(g, 0, sizeof *g);
+  snprintf(g->name, sizeof g->name, "%s", name);
+  g->w = w;
+  g->h = h;
+  g->top = top;
+  g->cols = cols;
+  for (int i = 0; i < w; i++) g->ink += __builtin_popcountll(cols[i]);
+  if (w > gs->max_w) gs->max_w = w;
+  return 0;
+}
+
+void sc__glyphset_update_space(sc_glyphset *gs) {
+  /* Side bearings can make a word gap narrower than a gap inside a word
+   * (JOSM: "4 ft" has 3 px, "1." has 4 px); then words are kept whole. */
+  if (gs->space_min >= 0 && gs->gap_max >= 0 && gs->space_min <= gs->gap_max)
+    gs->space_px = gs->gap_max + 1;
+  else if (gs->space_min >= 0 && gs->gap_max >= 0)
+    gs->space_px = gs->gap_max + 1 + (gs->space_min - gs->gap_max - 1) / 2;
+  else if (gs->space_min >= 0)
+    gs->space_px = gs->space_min;
+  else if (gs->gap_max >= 0)
+    gs->space_px = gs->gap_max + 2;
+}
+
+/* --- parsing ------------------------------------------------------------ */
+
+typedef struct lines {
+  const char *p, *end;
+  int lineno;
+} lines;
+
+/* Next line without its newline (and without a trailing '\r'); 0 at end. */
+static int next_line(lines *ls, const char **s, size_t *n) {
+  if (ls->p >= ls->end) return 0;
+  const char *e = memchr(ls->p, '\n', (size_t)(ls->end - ls->p));
+  if (!e) e = ls->end;
+  *s = ls->p;
+  *n = (size_t)(e - ls->p);
+  if (*n && (*s)[*n - 1] == '\r') (*n)--;
+  ls->p = e < ls->end ? e + 1 : e;
+  ls->lineno++;
+  return 1;
+}
+
+static int parse_fail(sc_glyphset *gs, int line, const char *what) {
+  sc_glyphset_free(gs);
+  return sc__err(SC_EFORMAT, "glyphs: line %d: %s", line, what);
+}
+
+SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) {
+  if (!out || (!buf && len)) return sc__err(SC_EINVAL, "glyphs: NULL argument");
+  *out = NULL;
+  sc_glyphset *gs;
+  int rc = sc_glyphset_new(&gs, 0xFFFFFF, 40);
+  if (rc) return rc;
+  lines ls = {buf, buf + len, 0};
+  const char *s;
+  size_t n;
+  int have_magic = 0;
+  char tmp[256];
+  while (next_line(&ls, &s, &n)) {
+    if (n == 0 || s[0] == '#') continue;
+    if (n >= sizeof tmp) return parse_fail(gs, ls.lineno, "line too long");
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    char kw[32], name[64], extra[8];
+    unsigned ink;
+    int a, b, c;
+    if (!have_magic) {
+      if (sscanf(tmp, "stepcheck-glyphs %d %7s", &a, extra) != 1 || a != 1)
+        return parse_fail(gs, ls.lineno, "expected \"stepcheck-glyphs 1\" first");
+      have_magic = 1;
+    } else if (sscanf(tmp, "ink %6x %7s", &ink, extra) == 1 && strlen(tmp) == 10) {
+      gs->ink_rgb = ink;
+    } else if (sscanf(tmp, "tolerance %d %7s", &a, extra) == 1) {
+      if (a < 0 || a > 255) return parse_fail(gs, ls.lineno, "tolerance outside 0..255");
+      gs->tol = a;
+    } else if (sscanf(tmp, "space %d %7s", &a, extra) == 1) {
+      if (a < 0 || a > 1000) return parse_fail(gs, ls.lineno, "bad space width");
+      gs->space_px = a;
+    } else if (sscanf(tmp, "gaps %d %d %7s", &a, &b, extra) == 2) {
+      if (a < -1 || b < -1 || a > 1000 || b > 1000) return parse_fail(gs, ls.lineno, "bad gaps");
+      gs->gap_max = a;
+      gs->space_min = b;
+    } else if (sscanf(tmp, "%31s %63s %d %d %d %7s", kw, name, &a, &b, &c, extra) == 5 &&
+               strcmp(kw, "glyph") == 0) {
+      int w = a, h = b, top = c, hdr = ls.lineno;
+      if (!sc__glyph_name_ok(name)) return parse_fail(gs, hdr, "bad glyph name");
+      if (sc__glyph_find(gs, name)) return parse_fail(gs, hdr, "glyph defined twice");
+      if (w < 1 || w > 64 || h < 1 || top < 1 || top > SC_GLYPH_MAX_ASCENT ||
+          h - top > D || h > top + D)
+        return parse_fail(gs, hdr, "glyph size or position out of range");
+      sc__col *cols = sc__calloc((size_t)w, sizeof *cols);
+      if (!cols) {
+        sc_glyphset_free(gs);
+        return sc__err(SC_ENOMEM, "glyphs: out of memory");
+      }
+      for (int r = 0; r < h; r++) {
+        if (!next_line(&ls, &s, &n) || n != (size_t)w) {
+          sc__free(cols);
+          return parse_fail(gs, ls.lineno, "glyph row missing or of the wrong width");
+        }
+        for (int x = 0; x < w; x++) {
+          if (s[x] == '#')
+            cols[x] |= (sc__col)1 << (D - 1 - (r - top));
+          else if (s[x] != '.') {
+            sc__free(cols);
+            return parse_fail(gs, ls.lineno, "glyph rows hold only '#' and '.'");
+          }
+        }
+      }
+      int empty_edge = cols[0] == 0 || cols[w - 1] == 0;
+      sc__col any = 0;
+      for (int x = 0; x < w; x++) any |= cols[x];
+      int r0 = D - 1 + top, r1 = D - (h - top);
+      if (empty_edge || !(any >> r0 & 1) || !(any >> r1 & 1)) {
+        sc__free(cols);
+        return parse_fail(gs, hdr, "glyph box is not tight around its ink");
+      }
+      rc = sc__glyphset_add(gs, name, w, h, top, cols);
+      if (rc) {
+        sc_glyphset_free(gs);
+        return rc;
+      }
+    } else {
+      return parse_fail(gs, ls.lineno, "unknown line");
+    }
+  }
+  if (!have_magic) return parse_fail(gs, ls.lineno, "empty file");
+  if (gs->space_px == 0) sc__glyphset_update_space(gs);
+  *out = gs;
+  return 0;
+}
+
+/* --- load / save --------------------------------------------------------- */
+
+SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
+  if (!out || !name) return sc__err(SC_EINVAL, "glyphs: NULL argument");
+  *out = NULL;
+  size_t nl = strlen(name);
+  int is_path = strchr(name, '/') || (nl > 7 && strcmp(name + nl - 7, ".glyphs") == 0);
+  if (!is_path) {
+    if (strcmp(name, "josm") == 0)
+      return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
+    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm)", name);
+  }
+  FILE *f = fopen(name, "rb");
+  if (!f) return sc__err(SC_EIO, "%s: %s", name, strerror(errno));
+  size_t cap = 4096, len = 0;
+  char *buf = sc__malloc(cap);
+  int rc = 0;
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (len < cap) break;
+    if (cap >= (size_t)16 << 20) {
+      rc = sc__err(SC_ETOOBIG, "%s: glyph file larger than 16 MiB", name);
+      break;
+    }
+    char *nb = sc__realloc(buf, cap * 2);
+    if (!nb) break;
+    buf = nb;
+    cap *= 2;
+  }
+  int ioerr = ferror(f);
+  fclose(f);
+  if (!rc && !buf) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
+  if (!rc && ioerr) rc = sc__err(SC_EIO, "%s: read error", name);
+  if (!rc && len == cap) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
+  if (!rc) {
+    rc = sc_glyphset_parse(out, buf, len);
+    if (rc == SC_EFORMAT) {
+      char *msg = sc__strdup(sc_errmsg());
+      rc = sc__err(SC_EFORMAT, "%s: %s", name, msg ? msg : "malformed");
+      sc__free(msg);
+    }
+  }
+  sc__free(buf);
+  return rc;
+}
+
+static int by_name(const void *a, const void *b) {
+  const sc__glyph *x = *(const sc__glyph *const *)a, *y = *(const sc__glyph *const *)b;
+  return strcmp(x->name, y->name);
+}
+
+SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path) {
+  if (!gs || !path) return sc__err(SC_EINVAL, "glyphs: NULL argument");
+  char *tmp = sc__asprintf("%s.tmp", path);
+  const sc__glyph **order = sc__malloc((gs->n ? gs->n : 1) * sizeof *order);
+  if (!tmp || !order) {
+    sc__free(tmp);
+    sc__free(order);
+    return sc__err(SC_ENOMEM, "glyphs: out of memory");
+  }
+  for (size_t i = 0; i < gs->n; i++) order[i] = &gs->g[i];
+  if (gs->n) qsort(order, gs->n, sizeof *order, by_name);
+  FILE *f = fopen(tmp, "wb");
+  int rc = 0;
+  if (!f) {
+    rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));
+    goto done;
+  }
+  fprintf(f, "stepcheck-glyphs 1\nink %06x\ntolerance %d\nspace %d\ngaps %d %d\n",
+          (unsigned)gs->ink_rgb, gs->tol, gs->space_px, gs->gap_max, gs->space_min);
+  for (size_t i = 0; i < gs->n; i++) {
+    const sc__glyph *g = order[i];
+    fprintf(f, "glyph %s %d %d %d\n", g->name, g->w, g->h, g->top);
+    for (int r = 0; r < g->h; r++) {
+      for (int x = 0; x < g->w; x++)
+        fputc((g->cols[x] >> (D - 1 - (r - g->top)) & 1) ? '#' : '.', f);
+      fputc('\n', f);
+    }
+  }
+  if (ferror(f) | (fclose(f) != 0)) {
+    rc = sc__err(SC_EIO, "%s: write error", tmp);
+    remove(tmp);
+  } else if (rename(tmp, path) != 0) {
+    rc = sc__err(SC_EIO, "rename %s: %s", path, strerror(errno));
+    remove(tmp);
+  }
+done:
+  sc__free(tmp);
+  sc__free(order);
+  return rc;
+}
