@@ -93,6 +93,22 @@ static int parse_number(const char *s, double *v) {
   return (*v < 9.999999 ? dp == 2 : dp == 1);
 }
 
+/* JOSM's bar always spans d * 10^n metres, d in 1..9 (TickMarks picks the
+ * spacing from 10^n, 10^n / 2 and 5 * 10^n); other units print that
+ * distance converted and rounded. A label whose metres, give or take its
+ * rounding, are no such number was misread (a covered digit, "mi" with its
+ * "i" hidden reading as "m", ...). */
+static int josm_round_distance(double metres, double half_ulp_m) {
+  if (!(metres > 0)) return 0;
+  int n = (int)floor(log10(metres));
+  for (int e = n - 1; e <= n + 1; e++) {
+    double p = pow(10.0, e);
+    for (int d = 1; d <= 9; d++)
+      if (fabs(d * p - metres) <= half_ulp_m + 1e-9 * metres) return 1;
+  }
+  return 0;
+}
+
 typedef struct word {
   size_t g0, g1; /* glyph range [g0, g1) */
   char s[SC_TEXT_MAX_CHARS];
@@ -110,6 +126,7 @@ static int glyph_class(const char *name) {
  * at a gap of WORD_GAP px. Gap width alone cannot split this font: "4 ft"
  * has a 3 px gap (the f overhangs left), "1." a 4 px one. */
 #define WORD_GAP 9
+#define MAX_WORD_GAP 8
 static size_t split_words(word *w, size_t maxw, const sc_text_result *r) {
   size_t n = 0;
   for (size_t i = 0; i < r->nglyphs; i++) {
@@ -166,9 +183,25 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
                  region.y + by);
     goto out;
   }
-  /* Everything right of the "0" (which is centred under the left tick). */
-  int x0 = left + 3;
+  /* The "0" centred under the left tick proves this is the bar's start
+   * (a region cutting the bar leaves a middle tick as its left end). */
   sc_text_result line;
+  int zx0 = left - 5, zx1 = left + 4;
+  if (zx0 < 0 || zx1 > mk.w) {
+    rc = sc__err(SC_EUNREADABLE, "scalebar: the \"0\" under the left tick is cut off");
+    goto out;
+  }
+  rc = sc__match_line(&line, &mk, zx0, zx1, y0, y1, baseline, gs, region.x, region.y);
+  if (rc < 0) goto out;
+  if (line.nglyphs != 1 || strcmp(line.glyphs[0].name, "0") != 0 ||
+      line.confidence < opts->min_confidence || line.stray_px > opts->max_stray_px ||
+      abs(2 * (line.glyphs[0].box.x - region.x) + line.glyphs[0].box.w - 1 - 2 * left + 2) > 2) {
+    rc = sc__err(SC_EUNREADABLE, "scalebar: no \"0\" under the left tick at x=%d (read \"%s\")",
+                 region.x + left, line.text);
+    goto out;
+  }
+  /* Everything right of the "0". */
+  int x0 = left + 3;
   rc = sc__match_line(&line, &mk, x0, mk.w, y0, y1, baseline, gs, region.x, region.y);
   if (rc < 0) goto out;
   word w[SC_TEXT_MAX_GLYPHS];
@@ -208,6 +241,12 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
                  w[lw0].s, off2 / 2.0);
     goto out;
   }
+  /* A label running into the region's edge may be cut: "mi" would read "m". */
+  if (lx1 - region.x + 3 > mk.w) {
+    rc = sc__err(SC_EUNREADABLE, "scalebar: label \"%s...\" runs into the region's right edge",
+                 w[lw0].s);
+    goto out;
+  }
   /* Re-read exactly the label's columns (plus a margin) to count ink in it
    * that no glyph explains. */
   int mx0 = lx0 - region.x - 2, mx1 = lx1 - region.x + 2;
@@ -237,6 +276,15 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
   int lt = nlw == 3 && strcmp(w[0].s, "<") == 0;
   if (lt) k = 1;
   double v = 0;
+  /* One space between the words: JOSM's gaps are 3..7 px; a covered glyph
+   * ("2.00 km" with the k hidden reads "2.00 m") leaves a wider one. */
+  int gaps_ok = 1;
+  for (size_t j = 1; j < nlw; j++) gaps_ok &= w[j].x0 - w[j - 1].x1 <= MAX_WORD_GAP;
+  if (!gaps_ok) {
+    rc = sc__err(SC_EUNREADABLE, "scalebar: label \"%s\" has a gap wider than one space",
+                 lab.text);
+    goto out;
+  }
   if (nlw != k + 2 || !parse_number(w[k].s, &v)) {
     rc = sc__err(SC_EUNREADABLE, "scalebar: label \"%s\" does not parse", lab.text);
     goto out;
@@ -249,6 +297,13 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
     goto out;
   }
   snprintf(out->text, sizeof out->text, "%s%s %s", lt ? "< " : "", w[k].s, w[k + 1].s);
+  double half_ulp = (v < 9.999999 ? 0.005 : 0.05) * per;
+  if (!lt && !josm_round_distance(v * per, half_ulp)) {
+    rc = sc__err(SC_EUNREADABLE,
+                 "scalebar: label \"%s\" is %g m, not a distance JOSM draws (d x 10^n m)",
+                 out->text, v * per);
+    goto out;
+  }
   out->value = v;
   snprintf(out->unit, sizeof out->unit, "%s", w[k + 1].s);
   out->less_than = lt;
