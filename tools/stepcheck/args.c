@@ -26,6 +26,11 @@ int cli_lib_err(int rc, const char *what) {
   return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
 }
 
+int cli_input_err(int rc, const char *what) {
+  const char *m = sc_errmsg();
+  return cli_err(EXIT_USAGE, "%s: %s", what, *m ? m : sc_strerror(rc));
+}
+
 const char *cli_value(int argc, char **argv, int *i) {
   if (*i + 1 >= argc) {
     cli_err(EXIT_USAGE, "option %s needs a value", argv[*i]);

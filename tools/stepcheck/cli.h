@@ -12,6 +12,10 @@ int cli_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* Map a library error to an exit code (2 for input errors, 3 otherwise) and print it. */
 int cli_lib_err(int rc, const char *what);
 
+/* An input the user named (scenario, image, glyph set) could not be used:
+ * always a usage/configuration error (2). */
+int cli_input_err(int rc, const char *what);
+
 /* Parsers: 0 on success, else print a one-line error naming opt and return -1. */
 int cli_parse_rect(sc_rect *r, const char *opt, const char *s);
 int cli_parse_size(int *w, int *h, const char *opt, const char *s);

@@ -25,6 +25,11 @@ int cmd_capture(int argc, char **argv) {
     } else if (!strcmp(a, "--region")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_rect(&region, a, v) < 0)
         return EXIT_USAGE;
+    } else if (!strcmp(a, "--timeout")) {
+      int ms;
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&ms, a, v, 1, 3600000) < 0)
+        return EXIT_USAGE;
+      po.load_timeout_ms = ms;
     } else if (!strcmp(a, "--scale")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&scale_pct, a, v, 1, 100) < 0)
         return EXIT_USAGE;

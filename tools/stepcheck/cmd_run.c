@@ -62,7 +62,7 @@ int cmd_run(int argc, char **argv) {
 
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
-  if (rc < 0) return cli_lib_err(rc, "scenario");
+  if (rc < 0) return cli_input_err(rc, "scenario");
 
   sc_browser *b = NULL;
   if (endpoint && (rc = sc_browser_connect(&b, endpoint, NULL)) < 0) {

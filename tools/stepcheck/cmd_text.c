@@ -6,7 +6,7 @@
 
 static int load_image(sc_image **img, const char *path) {
   int rc = sc_image_load_png(img, path, NULL);
-  return rc < 0 ? cli_lib_err(rc, "image") : 0;
+  return rc < 0 ? cli_input_err(rc, "image") : 0;
 }
 
 /* Region or the whole image. */

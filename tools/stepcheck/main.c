@@ -13,7 +13,7 @@ static const char k_usage[] =
     "                       run a scenario's steps and judge each on the pixels\n"
     "  validate SCENARIO    check a scenario file without a browser\n"
     "  capture --url URL [--viewport WxH] [--guest WxH] [--region x,y,w,h]\n"
-    "          [--scale S] -o OUT.png\n"
+    "          [--scale PERCENT] [--timeout MS] -o OUT.png\n"
     "                       screenshot (a region of) the page's canvas\n"
     "  glyphs learn --text TEXT IMAGE --region x,y,w,h [--ink RRGGBB] -o SET\n"
     "                       learn glyphs from a labelled crop into a glyph set\n"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The CLI as a user meets it: exit codes (0 ok, 1 step failed, 2 usage or
+# scenario error, 3 infrastructure), one-line errors naming what is wrong,
+# and real captures.
+set -uo pipefail
+cli=${SC_CLI:?}
+fx=${SC_FIXTURES:?}
+src=${SC_SOURCE_DIR:?}
+tmp=$(mktemp -d /tmp/sc-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+expect() { # name want_rc want_stderr_substring cmd...
+  local name=$1 want=$2 msg=$3; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, want $want"; cat "$tmp/err"; fail=$((fail + 1)); return
+  fi
+  if [ -n "$msg" ] && ! grep -qF -- "$msg" "$tmp/err" "$tmp/out"; then
+    echo "FAIL $name: output lacks '$msg'"; cat "$tmp/out" "$tmp/err"; fail=$((fail + 1)); return
+  fi
+  pass=$((pass + 1))
+}
+
+expect version 0 "stepcheck 0." "$cli" --version
+expect help 0 "exit codes" "$cli" --help
+expect no-args 2 "usage" "$cli"
+expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
+expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"
+expect validate-bad 2 "bad-unknown-point.json:" "$cli" validate "$fx/scenario/bad-unknown-point.json"
+expect validate-missing 2 "nope.json" "$cli" validate "$tmp/nope.json"
+expect run-bad-scenario 2 "bad-syntax.json:" "$cli" run "$fx/scenario/bad-syntax.json"
+expect run-bad-cycles 2 "--cycles: 'x' is not a whole number" "$cli" run "$src/examples/josm/josm.json" --cycles x
+expect run-attach-nonloopback 2 "10.1.2.3" "$cli" run "$src/examples/josm/josm.json" --browser http://10.1.2.3:9222
+expect capture-no-url 2 "--url is required" "$cli" capture -o "$tmp/x.png"
+expect capture-bad-region 2 "--region: '1,2,3' is not x,y,w,h" "$cli" capture --url x -o y --region 1,2,3
+expect capture-ok 0 "160x24 from canvas 1600x900" "$cli" capture \
+  --url "file://$fx/pages/pattern.html" --guest 1600x900 --region 100,200,160,24 -o "$tmp/cap.png"
+# The captured clip is the page's formula, read back through the library's PNG decoder.
+python3 - "$tmp/cap.png" <<'PY' && pass=$((pass + 1)) || { echo "FAIL capture-pixels"; fail=$((fail + 1)); }
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+w, h = struct.unpack(">II", d[16:24]); assert (w, h) == (160, 24), (w, h)
+PY
+expect capture-wrong-guest 3 "want 1280x720" env "$cli" capture \
+  --url "file://$fx/pages/pattern.html" --guest 1280x720 --timeout 1500 -o "$tmp/x.png"
+expect read-scale-missing 2 "nope.png" "$cli" read-scale "$tmp/nope.png"
+expect ocr-needs-glyphs 2 "usage" "$cli" ocr "$tmp/cap.png"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
