@@ -6,8 +6,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: valgrind-unit.sh BUILD_DIR}
 export SC_FIXTURES="$root/fixtures" SC_SOURCE_DIR="$root" SC_BINARY_DIR="$root/$build"
 fail=0 n=0
-for t in "$build"/unit_*; do
-  [ -x "$t" ] || continue
+for t in "$build"/tests/unit_*; do
+  [ -x "$t" ] && [ -f "$t" ] || continue
+  case "$t" in *.log) continue ;; esac
   n=$((n + 1))
   if ! valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
       "$t" >"$t.valgrind.log" 2>&1; then
