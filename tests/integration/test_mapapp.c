@@ -2,7 +2,9 @@
  * that must make each targeted step FAIL with a reason that names it. */
 #include "testutil.h"
 
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stepcheck.h"
@@ -141,6 +143,53 @@ static void delayed_changes_are_waited_for(void **st) {
   sc_run_result_free(r);
 }
 
+/* The cycle without its deselect step leaves a selection behind: drift. */
+static sc_scenario *without_deselect(const char *drift) {
+  json_error_t je;
+  json_t *root = json_load_file(sc_test_fixture("mapapp/seven-steps.json"), 0, &je);
+  assert_non_null(root);
+  json_t *cycle = json_object_get(root, "cycle"), *st;
+  size_t i;
+  json_array_foreach(cycle, i, st) {
+    if (!strcmp(json_string_value(json_object_get(st, "id")), "deselect")) {
+      json_array_remove(cycle, i);
+      break;
+    }
+  }
+  json_object_set_new(root, "drift", json_string(drift));
+  json_object_del(root, "drift_regions");
+  char *text = json_dumps(root, 0);
+  json_decref(root);
+  sc_scenario *s = NULL;
+  int rc = sc_scenario_parse(&s, text, "no-deselect.json");
+  if (rc < 0) fprintf(stderr, "%s\n", sc_errmsg());
+  assert_int_equal(rc, 0);
+  free(text);
+  return s;
+}
+
+static void state_left_behind_is_drift(void **st) {
+  (void)st;
+  sc_scenario *saved = g_s;
+  g_s = without_deselect("warn");
+  sc_run_result *r = run(NULL, 1);
+  assert_int_equal(r->steps_failed, 0);
+  assert_true(r->ndrift >= 1);
+  int tags = 0;
+  for (size_t i = 0; i < r->ndrift; i++) tags |= !strcmp(r->drift[i].region, "tags");
+  assert_true(tags);
+  assert_true(r->passed); /* warn: reported, not failed */
+  sc_run_result_free(r);
+  sc_scenario_free(g_s);
+  g_s = without_deselect("fail");
+  r = run(NULL, 1);
+  assert_true(r->ndrift >= 1);
+  assert_false(r->passed);
+  sc_run_result_free(r);
+  sc_scenario_free(g_s);
+  g_s = saved;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(seven_steps_pass_for_five_cycles),
@@ -150,6 +199,7 @@ int main(void) {
       cmocka_unit_test(hover_repaint_is_not_a_selection),
       cmocka_unit_test(animated_zoom_is_judged_on_the_settled_frame),
       cmocka_unit_test(delayed_changes_are_waited_for),
+      cmocka_unit_test(state_left_behind_is_drift),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
