@@ -3,6 +3,7 @@
  *
  * usage: bench_text [FIXTURES_DIR]   (default: $SC_FIXTURES or ./fixtures)
  * build: see docs/text.md ("Benchmark"). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

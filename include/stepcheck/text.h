@@ -34,7 +34,7 @@ typedef struct sc_glyphset sc_glyphset;
  * New empty glyph set.
  * @param out     receives the set (caller frees with sc_glyphset_free).
  * @param ink_rgb ink colour as 0xRRGGBB (0xFFFFFF for JOSM's scale bar).
- * @param tol     per-channel tolerance 0..255 (the JOSM set uses 40).
+ * @param tol     per-channel tolerance 0..255 (the JOSM set uses 48).
  * @return 0, SC_EINVAL for a bad tolerance, SC_ENOMEM.
  */
 SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol);

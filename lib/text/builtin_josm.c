@@ -11,7 +11,7 @@ const char sc__builtin_josm_glyphs[] =
     "# the t touching.\n"
     "stepcheck-glyphs 1\n"
     "ink ffffff\n"
-    "tolerance 40\n"
+    "tolerance 48\n"
     "space 5\n"
     "gaps 4 3\n"
     "glyph . 1 2 2\n"

@@ -61,8 +61,9 @@ static int find_bar(const sc__mask *mk, int *by, int *bx0, int *bx1) {
         x++;
         continue;
       }
+      /* Lossy VNC encodings can darken a lone bar pixel: bridge 1 px holes. */
       int a = x;
-      while (x < mk->w && row[x]) x++;
+      while (x < mk->w && (row[x] || (x + 1 < mk->w && row[x + 1] && x > a))) x++;
       int b = x - 1;
       if (b - a + 1 <= best) continue;
       int l = a, r = b;
