@@ -3,14 +3,20 @@
  *
  * The time is taken around sc_page_capture by the caller: CDP round trip
  * (Page.captureScreenshot), base64 decode and PNG decode to RGBA — what the
- * runner pays for every poll. Cases run round-robin (one capture of each case
- * per round) so that drift in the machine's load spreads over all of them.
- * Uses only the public API.
+ * runner pays for every poll (tool=stepcheck, public API). For a breakdown,
+ * each is followed by the same Page.captureScreenshot through the page's
+ * internal CDP call (tool=stepcheck-cdp: round trip with JSON parse only, like
+ * the peer's raw CDP session), with the base64 and the PNG decode of that
+ * reply timed apart (b64_median_ms, png_median_ms: decode-only cost on
+ * Chromium's own PNG). Cases run round-robin (each case once per round) so
+ * that drift in the machine's load spreads over all of them.
  *
- *   bench_capture [-n RUNS] [-w WARMUPS] [--url URL] [--label NAME]
+ *   bench_capture [-n RUNS] [-w WARMUPS] [--url URL] [--label PAGE] [--tool NAME]
+ *                 [--browser-arg ARG]...
  *
  * Defaults: 30 runs after 3 warm-ups per case; the page is
- * bench/capture/canvas.html (a map-like picture), label "canvas". Output:
+ * bench/capture/canvas.html (a map-like picture), label "canvas", tool
+ * "stepcheck" (--tool names a launch variant made with --browser-arg). Output:
  * one line per case,
  *   tool=stepcheck page=canvas case=clip1200x800 scale=1 fast=0 n=30 median_ms=.. p95_ms=.. min_ms=.. max_ms=..
  * plus "# ..." lines with the browser version and canvas geometry. */
@@ -89,13 +95,27 @@ static int raw_capture(sc_page *p, const bench_case *k, double *raw, double *b64
   return rc;
 }
 
+/* bench/run.sh stops what it started even when a benchmark dies: it reads
+ * the browser's pid (its own process group) from $BENCH_PIDFILE. */
+static void note_pid(int pid) {
+  const char *f = getenv("BENCH_PIDFILE");
+  FILE *fp = f && *f && pid > 0 ? fopen(f, "a") : NULL;
+  if (fp) {
+    fprintf(fp, "%d\n", pid);
+    fclose(fp);
+  }
+}
+
 static void usage(void) {
-  fprintf(stderr, "usage: bench_capture [-n RUNS] [-w WARMUPS] [--url URL] [--label NAME]\n");
+  fprintf(stderr, "usage: bench_capture [-n RUNS] [-w WARMUPS] [--url URL] [--label PAGE] "
+                  "[--tool NAME] [--browser-arg ARG]...\n");
 }
 
 int main(int argc, char **argv) {
   int runs = 30, warm = 3;
-  const char *url = NULL, *label = "canvas";
+  const char *url = NULL, *label = "canvas", *tool = "stepcheck";
+  const char *xargs[16] = {NULL};
+  int nxargs = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc)
       runs = atoi(argv[++i]);
@@ -105,6 +125,10 @@ int main(int argc, char **argv) {
       url = argv[++i];
     else if (!strcmp(argv[i], "--label") && i + 1 < argc)
       label = argv[++i];
+    else if (!strcmp(argv[i], "--tool") && i + 1 < argc)
+      tool = argv[++i];
+    else if (!strcmp(argv[i], "--browser-arg") && i + 1 < argc && nxargs < 15)
+      xargs[nxargs++] = argv[++i];
     else {
       usage();
       return 2;
@@ -135,10 +159,13 @@ int main(int argc, char **argv) {
   sc_browser *b = NULL;
   sc_page *p = NULL;
   int status = 1;
-  if (sc_browser_launch(&b, NULL) < 0) {
+  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
+  bo.extra_args = xargs;
+  if (sc_browser_launch(&b, &bo) < 0) {
     fprintf(stderr, "bench_capture: launch: %s\n", sc_errmsg());
     return 1;
   }
+  note_pid(sc_browser_pid(b));
   sc_page_options po = SC_PAGE_OPTIONS_INIT;
   po.viewport_w = 1600;
   po.viewport_h = 940;
@@ -151,8 +178,10 @@ int main(int argc, char **argv) {
   double cx, cy;
   int cw, ch;
   sc_page_canvas(p, &cx, &cy, &cw, &ch);
-  printf("# browser=%s url=%s canvas=%dx%d@(%g,%g) runs=%d warmups=%d\n",
+  printf("# browser=%s url=%s canvas=%dx%d@(%g,%g) runs=%d warmups=%d extra_args=",
          sc_browser_product(b), url, cw, ch, cx, cy, runs, warm);
+  for (int i = 0; i < nxargs; i++) printf("%s%s", i ? "," : "", xargs[i]);
+  printf("\n");
 
   for (int c = 0; c < ncases; c++) {
     bench_case *k = &cases[c];
@@ -198,13 +227,13 @@ int main(int argc, char **argv) {
     stats(k->b64, runs, &bmed, &bp95);
     stats(k->png, runs, &pmed, &pp95);
     double mp = k->clip.w * k->scale * k->clip.h * k->scale / 1e6;
-    printf("tool=stepcheck page=%s case=%s scale=%g fast=%d n=%d median_ms=%.1f p95_ms=%.1f "
+    printf("tool=%s page=%s case=%s scale=%g fast=%d n=%d median_ms=%.1f p95_ms=%.1f "
            "min_ms=%.1f max_ms=%.1f\n",
-           label, k->name, k->scale, k->fast, runs, med, p95, k->ms[0], k->ms[runs - 1]);
-    printf("tool=stepcheck-cdp page=%s case=%s scale=%g fast=%d n=%d median_ms=%.1f "
+           tool, label, k->name, k->scale, k->fast, runs, med, p95, k->ms[0], k->ms[runs - 1]);
+    printf("tool=%s-cdp page=%s case=%s scale=%g fast=%d n=%d median_ms=%.1f "
            "p95_ms=%.1f min_ms=%.1f max_ms=%.1f b64_median_ms=%.2f png_median_ms=%.2f "
            "png_ms_per_mp=%.1f\n",
-           label, k->name, k->scale, k->fast, runs, rmed, rp95, k->raw[0], k->raw[runs - 1],
+           tool, label, k->name, k->scale, k->fast, runs, rmed, rp95, k->raw[0], k->raw[runs - 1],
            bmed, pmed, pmed / mp);
   }
   fflush(stdout);

@@ -16,7 +16,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { launch, parseArgs, stats, fmt } = require('./launch');
+const { launch, notePids, parseArgs, stats, fmt } = require('./launch');
 
 const CASES = [
   ['full1600x900', [0, 0, 1600, 900], 1, 0],
@@ -35,6 +35,7 @@ async function main() {
     url: 'file://' + path.resolve(__dirname, '../capture/canvas.html'),
   });
   const browser = await launch();
+  notePids();
   try {
     const ctx = await browser.newContext({ viewport: { width: 1600, height: 940 }, deviceScaleFactor: 1 });
     const page = await ctx.newPage();

@@ -101,6 +101,14 @@ function childPids() {
   return out;
 }
 
+// bench/run.sh stops what it started even when a benchmark dies: the
+// browser's pid (playwright starts it in its own process group) goes to
+// $BENCH_PIDFILE.
+function notePids() {
+  if (process.env.BENCH_PIDFILE)
+    for (const p of childPids()) fs.appendFileSync(process.env.BENCH_PIDFILE, `${p}\n`);
+}
+
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'nan');
 
-module.exports = { launch, parseArgs, stats, treeCpuMs, childPids, fmt, FLAGS };
+module.exports = { launch, notePids, parseArgs, stats, treeCpuMs, childPids, fmt, FLAGS };

@@ -6,9 +6,9 @@
  *                 (the runner's own timing);
  *   app_ms        the app's own time-to-pixel for the step, read from its
  *                 timing records over CDP after the step (window.__inputs,
- *                 window.__paints; page clock): first input of the step's
- *                 gesture as the app saw it -> the last paint the app made
- *                 for it;
+ *                 window.__paints; page clock): timeStamp of the step's
+ *                 first input event -> the animation frame after the last
+ *                 paint the app made for the step;
  *   overhead_ms   verified_ms - app_ms: input transport, capture latency,
  *                 the second (confirming) capture, decode and judging;
  *   cpu_ms        user+sys CPU of this process between the end of the
@@ -23,7 +23,11 @@
  * Whole-process and browser-tree CPU (/proc of sc_browser_pid and its
  * descendants) are reported per verified step as well.
  *
- *   bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] [-v]
+ *   bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1]
+ *               [--label TOOL] [--browser-arg ARG]... [-v]
+ *
+ * --label names the tool in the output (default "stepcheck"); --browser-arg
+ * adds a Chromium flag to the launch (to measure a launch variant).
  *
  * Defaults: 10 cycles of fixtures/mapapp/seven-steps.json on
  * fixtures/mapapp/index.html?delay=0. Output, one line per step id and one
@@ -115,8 +119,11 @@ static double num(json_t *o, const char *k) {
   return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The app's time-to-pixel for the step whose records are in j: first input
- * record -> last paint record at or after it. NAN when either is missing. */
+/* The app's time-to-pixel for the step whose records are in j (the map
+ * app's window.__inputs: {type, t = event.timeStamp, ...}; window.__paints:
+ * {t = performance.now() after drawing, frame = the next animation frame's
+ * time, input}): the step's first input event -> the frame of the last paint
+ * at or after it. NAN when either is missing. */
 static double app_time(json_t *j) {
   json_t *inputs = json_object_get(j, "inputs"), *paints = json_object_get(j, "paints");
   double first_in = NAN, last_paint = NAN;
@@ -128,8 +135,10 @@ static double app_time(json_t *j) {
   }
   if (isnan(first_in)) return NAN;
   json_array_foreach(paints, i, e) {
-    double t = num(e, "t");
-    if (!isnan(t) && t >= first_in && (isnan(last_paint) || t > last_paint)) last_paint = t;
+    double t = num(e, "t"), frame = num(e, "frame");
+    if (isnan(t) || t < first_in) continue;
+    if (!isnan(frame) && frame > t) t = frame;
+    if (isnan(last_paint) || t > last_paint) last_paint = t;
   }
   return isnan(last_paint) ? NAN : last_paint - first_in;
 }
@@ -174,7 +183,8 @@ static void on_step(const sc_step_result *res, int cycles, void *userdata) {
   B->cpu_mark = c1;
 }
 
-static void print_case(const char *name, bench *B, const char *id, const char *extra) {
+static void print_case(const char *tool, const char *name, bench *B, const char *id,
+                       const char *extra) {
   size_t n = 0, pass = 0, napp = 0;
   double *ver = calloc(B->nrows + 1, sizeof *ver), *app = calloc(B->nrows + 1, sizeof *app),
          *ovh = calloc(B->nrows + 1, sizeof *ovh), *cpu = calloc(B->nrows + 1, sizeof *cpu),
@@ -200,10 +210,10 @@ static void print_case(const char *name, bench *B, const char *id, const char *e
   stats(ovh, napp, &om, &op);
   stats(cpu, n, &cm, &cp);
   stats(cap, ncap, &km, &kp);
-  printf("tool=stepcheck case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
+  printf("tool=%s case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
          "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
          "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f%s\n",
-         name, n, pass, vm, vp, am, om, op, napp, km, cm, cp, extra ? extra : "");
+         tool, name, n, pass, vm, vp, am, om, op, napp, km, cm, cp, extra ? extra : "");
   free(ver);
   free(app);
   free(ovh);
@@ -211,14 +221,28 @@ static void print_case(const char *name, bench *B, const char *id, const char *e
   free(cap);
 }
 
+/* bench/run.sh stops what it started even when a benchmark dies: it reads
+ * the browser's pid (its own process group) from $BENCH_PIDFILE. */
+static void note_pid(int pid) {
+  const char *f = getenv("BENCH_PIDFILE");
+  FILE *fp = f && *f && pid > 0 ? fopen(f, "a") : NULL;
+  if (fp) {
+    fprintf(fp, "%d\n", pid);
+    fclose(fp);
+  }
+}
+
 static void usage(void) {
   fprintf(stderr,
-          "usage: bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] [-v]\n");
+          "usage: bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] "
+          "[--label TOOL] [--browser-arg ARG]... [-v]\n");
 }
 
 int main(int argc, char **argv) {
   int cycles = 10, fast = 1, verbose = 0;
-  const char *scen = NULL, *url = NULL;
+  const char *scen = NULL, *url = NULL, *label = "stepcheck";
+  const char *xargs[16] = {NULL};
+  int nxargs = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
       cycles = atoi(argv[++i]);
@@ -230,6 +254,10 @@ int main(int argc, char **argv) {
       fast = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-v"))
       verbose = 1;
+    else if (!strcmp(argv[i], "--label") && i + 1 < argc)
+      label = argv[++i];
+    else if (!strcmp(argv[i], "--browser-arg") && i + 1 < argc && nxargs < 15)
+      xargs[nxargs++] = argv[++i];
     else {
       usage();
       return 2;
@@ -261,7 +289,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: %s\n", sc_errmsg());
     return 2;
   }
-  if (sc_browser_launch(&b, NULL) < 0) {
+  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
+  bo.extra_args = xargs;
+  if (sc_browser_launch(&b, &bo) < 0) {
     fprintf(stderr, "bench_steps: launch: %s\n", sc_errmsg());
     goto out;
   }
@@ -276,8 +306,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: open %s: %s\n", url, sc_errmsg());
     goto out;
   }
-  printf("# browser=%s url=%s scenario=%s cycles=%d fast_capture=%d\n", sc_browser_product(b),
-         url, scen, cycles, fast);
+  note_pid(sc_browser_pid(b));
+  printf("# tool=%s browser=%s url=%s scenario=%s cycles=%d fast_capture=%d extra_args=", label,
+         sc_browser_product(b), url, scen, cycles, fast);
+  for (int i = 0; i < nxargs; i++) printf("%s%s", i ? "," : "", xargs[i]);
+  printf("\n");
   fflush(stdout);
 
   B.page = p;
@@ -301,7 +334,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sc->nsteps; i++) {
     char name[96];
     snprintf(name, sizeof name, "step:%s", sc->steps[i].id);
-    print_case(name, &B, sc->steps[i].id, NULL);
+    print_case(label, name, &B, sc->steps[i].id, NULL);
   }
   size_t verified = 0;
   for (size_t i = 0; i < B.nrows; i++) verified += B.rows[i].passed != 0;
@@ -313,7 +346,7 @@ int main(int argc, char **argv) {
            verified ? run_cpu / (double)verified : NAN,
            verified ? total_cpu / (double)verified : NAN,
            verified && browser_cpu >= 0 ? browser_cpu / (double)verified : NAN, verified);
-  print_case("all", &B, NULL, extra);
+  print_case(label, "all", &B, NULL, extra);
   if (B.eval_failed) printf("# app records could not be read: app_ms/overhead are nan\n");
   status = rc < 0 ? 1 : (rr && rr->passed ? 0 : 3);
   if (rr && !rr->passed) printf("# run VOID: %d of %d steps failed\n", rr->steps_failed,

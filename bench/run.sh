@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Run every benchmark and print a summary with stepcheck/peer ratios.
+#
+#   bench/run.sh [--runs N] [--cycles K] [--out DIR]
+#
+# Builds the benchmarks in build-bench/ (STEPCHECK_BENCH=ON), installs
+# playwright-core into bench/peer/node_modules when missing (npm), then runs,
+# one after the other on the same machine:
+#   capture  bench_capture and peer/capture.js on bench/capture/canvas.html
+#            (and on the fixture map app when it exists), N runs per case;
+#   decode   bench_png on a generated map and on Chromium's own PNGs;
+#   text     bench_text, when the text layer has one;
+#   steps    bench_steps and peer/steps.js, K cycles of the fixture map app's
+#            seven steps each, back to back.
+# Capture and steps also run stepcheck with one launch flag added (tool
+# "stepcheck+nsurf", see NSURF below).
+# Raw output goes to DIR (default out/bench/), the summary to stdout and
+# DIR/summary.txt. Every browser started is stopped, also on failure or ^C.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RUNS=30
+CYCLES=10
+OUT="$ROOT/out/bench"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) RUNS=$2; shift 2 ;;
+    --cycles) CYCLES=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+BUILD="$ROOT/build-bench"
+BIN="$BUILD/bench"
+PEER="$ROOT/bench/peer"
+
+# Every browser a benchmark starts is written to this file (pid = its own
+# process group); whatever is still alive at exit is stopped by group.
+export BENCH_PIDFILE="$OUT/pids"
+: > "$BENCH_PIDFILE"
+CUR=""
+cleanup() {
+  if [ -n "$CUR" ] && kill -0 "$CUR" 2>/dev/null; then
+    kill -TERM "$CUR" 2>/dev/null || true
+    sleep 1
+    kill -KILL "$CUR" 2>/dev/null || true
+  fi
+  local p
+  while read -r p; do
+    [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] || continue
+    tr '\0' ' ' < "/proc/$p/cmdline" | grep -q chrom || continue
+    kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
+    sleep 0.5
+    kill -KILL -- "-$p" 2>/dev/null || true
+  done < "$BENCH_PIDFILE"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# run NAME CMD...: stdout to OUT/NAME.txt, stderr to OUT/NAME.err; a failure
+# is reported and the next benchmark runs.
+run() {
+  local name=$1; shift
+  echo "== $name: $*" >&2
+  "$@" > "$OUT/$name.txt" 2> "$OUT/$name.err" &
+  CUR=$!
+  local rc=0
+  wait "$CUR" || rc=$?
+  CUR=""
+  if [ "$rc" -ne 0 ]; then
+    echo "   $name exited with $rc; see $OUT/$name.err" >&2
+    tail -n 5 "$OUT/$name.err" >&2 || true
+  fi
+  return 0
+}
+
+echo "== build ($BUILD)" >&2
+cmake -S "$ROOT" -B "$BUILD" -DSTEPCHECK_BENCH=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$OUT/build.log"
+targets="bench_capture bench_steps bench_png"
+[ -f "$ROOT/bench/text/bench_text.c" ] && targets="$targets bench_text"
+# shellcheck disable=SC2086
+cmake --build "$BUILD" -j"$(nproc)" --target $targets >> "$OUT/build.log" 2>&1 ||
+  { tail -n 30 "$OUT/build.log" >&2; exit 1; }
+
+if [ ! -f "$PEER/node_modules/playwright-core/package.json" ]; then
+  echo "== npm install playwright-core ($PEER)" >&2
+  (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund > "$OUT/npm.log" 2>&1) ||
+    (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund >> "$OUT/npm.log" 2>&1)
+fi
+
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)"
+  echo "nproc=$(nproc) cpu=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\""
+  echo "mem=\"$(free -m | awk '/^Mem:/ {print $2 " MiB"}')\" load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "chromium=\"$(/usr/bin/chromium --version 2>/dev/null | head -1)\" node=$(node --version)"
+  echo "playwright-core=$(node -p "require('$PEER/node_modules/playwright-core/package.json').version")"
+} > "$OUT/machine.txt"
+
+# Playwright launches Chromium with --enable-features=CDPScreenshotNewSurface
+# (among its defaults); stepcheck's launcher does not. The "+nsurf" variant
+# runs stepcheck with that one flag added, to show what it is worth.
+NSURF=(--browser-arg --enable-features=CDPScreenshotNewSurface)
+
+# Capture cost, same page: C, peer, C variant.
+run capture-canvas "$BIN/bench_capture" -n "$RUNS"
+run capture-canvas-peer node "$PEER/capture.js" --n "$RUNS" --save_png "$OUT/png"
+run capture-canvas-nsurf "$BIN/bench_capture" -n "$RUNS" --tool stepcheck+nsurf "${NSURF[@]}"
+MAPAPP="$ROOT/fixtures/mapapp/index.html"
+if [ -f "$MAPAPP" ]; then
+  run capture-mapapp "$BIN/bench_capture" -n "$RUNS" --url "file://$MAPAPP?delay=0" --label mapapp
+  run capture-mapapp-peer node "$PEER/capture.js" --n "$RUNS" --url "file://$MAPAPP?delay=0" --label mapapp
+fi
+
+# PNG decode alone: a generated map, then the PNGs Chromium sent.
+run decode-generated "$BIN/bench_png" 50
+for f in "$OUT"/png/canvas-*.png; do
+  [ -f "$f" ] && run "decode-$(basename "$f" .png)" "$BIN/bench_png" 50 "$f"
+done
+[ -x "$BIN/bench_text" ] && run text "$BIN/bench_text"
+
+# Steps on the fixture map app, C then peer, back to back.
+if [ -f "$ROOT/fixtures/mapapp/seven-steps.json" ] && [ -f "$MAPAPP" ]; then
+  run steps "$BIN/bench_steps" --cycles "$CYCLES" -v
+  run steps-peer node "$PEER/steps.js" --cycles "$CYCLES" --verbose 1
+  run steps-nsurf "$BIN/bench_steps" --cycles "$CYCLES" -v --label stepcheck+nsurf "${NSURF[@]}"
+else
+  echo "   steps: fixtures/mapapp/ not there yet; skipped" >&2
+fi
+
+# Summary tables with ratios stepcheck/peer.
+node "$PEER/summary.js" "$OUT" > "$OUT/summary.txt"
+cat "$OUT/summary.txt"
