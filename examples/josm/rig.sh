@@ -122,16 +122,19 @@ stop_all() {
   for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
     read -r name pid st <<< "${lines[$i]}"
     ours "$pid" "$st" || continue
+    # TERM the whole process group (the josm wrapper and its java child) and
+    # wait for every member: java runs shutdown hooks after the wrapper died,
+    # and a KILL then would leave its temp files behind.
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
     deadline=$((SECONDS + 10))
-    while ours "$pid" "$st" && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
-    if ours "$pid" "$st"; then
-      say "$name (pid $pid) did not stop on TERM; sending KILL"
+    while { kill -0 -- "-$pid" 2>/dev/null || ours "$pid" "$st"; } && [ $SECONDS -lt $deadline ]; do
+      sleep 0.2
+    done
+    if kill -0 -- "-$pid" 2>/dev/null || ours "$pid" "$st"; then
+      say "$name (pid $pid) did not stop within 10 s of TERM; sending KILL"
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
       sleep 0.3
     fi
-    # stragglers left in the group (e.g. java after the josm wrapper)
-    kill -KILL -- "-$pid" 2>/dev/null
     if [ "$name" = xvfb ]; then
       local lock=/tmp/.X$DISPLAY_NUM-lock
       if [ -f "$lock" ] && [ "$(tr -d ' \n' < "$lock")" = "$pid" ]; then
