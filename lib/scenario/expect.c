@@ -138,6 +138,27 @@ static void baseline(sc__scn *c, const char *file, sc_expect *e) {
   }
 }
 
+/* A glyph set named by path ("x/y.glyphs") is resolved like a baseline,
+ * relative to the scenario file; a plain name ("josm") is a builtin. */
+static void glyph_path(sc__scn *c, const char *key, char **field) {
+  const char *v = *field;
+  size_t n = v ? strlen(v) : 0;
+  if (!v || !(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) return;
+  char *path = v[0] == '/' ? sc__strdup(v) : sc__asprintf("%s%s", c->dir, v);
+  if (!path) {
+    c->oom = 1;
+    return;
+  }
+  if (access(path, R_OK) != 0) {
+    sc__scn_enter(c, key);
+    sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\" cannot be read (%s: %s)", v, path,
+                    strerror(errno));
+    sc__scn_leave(c);
+  }
+  sc__free(*field);
+  *field = path;
+}
+
 static int parse_rgb(const char *s, uint32_t *out) {
   uint32_t v = 0;
   for (int i = 0; i < 6; i++) {
@@ -191,6 +212,7 @@ static void text(sc__scn *c, json_t *v, sc_expect *e) {
     }
   }
   sc__scn_strdup(c, v, "glyphs", 1, &e->glyphs);
+  glyph_path(c, "glyphs", &e->glyphs);
 }
 
 void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size_t index,
@@ -250,6 +272,7 @@ void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size
     sc__scn_number(c, v, "factor", 1, SC__R_POS, &e->factor);
     sc__scn_number(c, v, "tol", 0, SC__R_UNIT, &e->factor_tol);
     sc__scn_strdup(c, v, "profile", 1, &e->profile);
+    glyph_path(c, "profile", &e->profile);
     break;
   case SC_EXPECT_TEXT:
     text(c, v, e);

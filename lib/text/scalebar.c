@@ -40,6 +40,46 @@ static int josm_set(const sc_glyphset **out) {
   return 0;
 }
 
+/* A JOSM-style scale bar drawn in another font: the glyph set comes from a
+ * file. The last one loaded is kept per thread, so polling the same
+ * profile does not parse the file on every read. */
+static _Thread_local struct {
+  char *path;
+  sc_glyphset *gs;
+} t_file_set;
+
+static int file_set(const sc_glyphset **out, const char *path) {
+  if (t_file_set.path && !strcmp(t_file_set.path, path)) {
+    *out = t_file_set.gs;
+    return 0;
+  }
+  sc_glyphset *gs = NULL;
+  int rc = sc_glyphset_load(&gs, path);
+  if (rc) return rc;
+  char *copy = sc__strdup(path);
+  if (!copy) {
+    sc_glyphset_free(gs);
+    return sc__err(SC_ENOMEM, "scalebar: out of memory");
+  }
+  sc_glyphset_free(t_file_set.gs);
+  sc__free(t_file_set.path);
+  t_file_set.gs = gs;
+  t_file_set.path = copy;
+  *out = gs;
+  return 0;
+}
+
+/* "josm": the builtin set. A glyph-set path (containing '/' or ending in
+ * ".glyphs"): JOSM's layout and label rules in that font. */
+static int profile_set(const sc_glyphset **out, const char *profile) {
+  size_t n = strlen(profile);
+  if (!strcmp(profile, "josm")) return josm_set(out);
+  if (strchr(profile, '/') || (n > 7 && !strcmp(profile + n - 7, ".glyphs")))
+    return file_set(out, profile);
+  return sc__err(SC_ENOTFOUND,
+                 "scalebar: unknown profile \"%s\" (known: josm, or a .glyphs file)", profile);
+}
+
 static int ink_at(const sc__mask *mk, int x, int y) {
   return x >= 0 && y >= 0 && x < mk->w && y < mk->h && mk->m[(size_t)y * (size_t)mk->w + (size_t)x];
 }
@@ -155,10 +195,8 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
   memset(out, 0, sizeof *out);
   static const sc_text_options defo = SC_TEXT_OPTIONS_INIT;
   if (!opts) opts = &defo;
-  if (strcmp(profile, "josm") != 0)
-    return sc__err(SC_ENOTFOUND, "scalebar: unknown profile \"%s\" (known: josm)", profile);
-  const sc_glyphset *gs;
-  int rc = josm_set(&gs);
+  const sc_glyphset *gs = NULL;
+  int rc = profile_set(&gs, profile);
   if (rc) return rc;
   if (sc__clip_region(&region, img))
     return sc__err(SC_EINVAL, "scalebar: region %dx%d%+d%+d lies outside the %dx%d image",

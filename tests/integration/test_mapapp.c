@@ -53,6 +53,10 @@ static sc_run_result *run(const char *query, int cycles) {
   return r;
 }
 
+static int near(double v, double want, double rel) {
+  return v > want * (1 - rel) && v < want * (1 + rel);
+}
+
 static const sc_step_result *find(const sc_run_result *r, int cycle, const char *id) {
   for (size_t i = 0; i < r->nresults; i++)
     if (r->results[i].cycle == cycle && !strcmp(r->results[i].step_id, id)) return &r->results[i];
@@ -64,12 +68,16 @@ static void seven_steps_pass_for_five_cycles(void **st) {
   (void)st;
   sc_run_result *r = run(NULL, 5);
   assert_int_equal(r->steps_failed, 0);
-  assert_int_equal(r->steps_passed, 35);
+  int cycle_passes = 0;
+  for (size_t i = 0; i < r->nresults; i++) cycle_passes += !r->results[i].setup && r->results[i].passed;
+  assert_int_equal(cycle_passes, 35);
   assert_true(r->passed);
   for (int c = 1; c <= 5; c++) {
     const sc_step_result *zi = find(r, c, "zoom-in"), *zo = find(r, c, "zoom-out");
-    assert_true(zi->scale_factor > 0.1249 && zi->scale_factor < 0.1251);
-    assert_true(zo->scale_factor > 7.999 && zo->scale_factor < 8.001);
+    /* Read JOSM's way (bar length estimated as whole px + 0.5), so exact
+     * powers of two read within the reading's own bound, under 1%. */
+    assert_true(near(zi->scale_factor, 0.125, 0.01));
+    assert_true(near(zo->scale_factor, 8.0, 0.01));
     /* Three notches 250 ms apart: the gesture takes at least 500 ms. */
     assert_true(zi->gesture_ms >= 500);
     assert_true(zi->verified_ms >= zi->first_change_ms);
@@ -96,9 +104,11 @@ static void zoom_by_four_fails_with_the_factor(void **st) {
   const sc_step_result *x = find(r, 1, "zoom-in");
   assert_false(x->passed);
   assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
+  assert_true(near(x->scale_factor, 1.0 / 64, 0.01));
   x = find(r, 1, "zoom-out");
   assert_false(x->passed);
-  assert_non_null(strstr(x->reason, "scale x64.0000 (want x8.0000)"));
+  assert_non_null(strstr(x->reason, "(want x8.0000)"));
+  assert_true(near(x->scale_factor, 64.0, 0.01));
   sc_run_result_free(r);
 }
 
@@ -107,7 +117,8 @@ static void reversed_wheel_fails_both_zooms(void **st) {
   sc_run_result *r = run("reverse-wheel", 1);
   const sc_step_result *x = find(r, 1, "zoom-in");
   assert_false(x->passed);
-  assert_non_null(strstr(x->reason, "scale x8.0000 (want x0.1250)"));
+  assert_non_null(strstr(x->reason, "(want x0.1250)"));
+  assert_true(near(x->scale_factor, 8.0, 0.01));
   assert_false(find(r, 1, "zoom-out")->passed);
   sc_run_result_free(r);
 }
@@ -127,7 +138,7 @@ static void animated_zoom_is_judged_on_the_settled_frame(void **st) {
   for (int c = 1; c <= 2; c++) {
     const sc_step_result *x = find(r, c, "zoom-in");
     assert_true(x->passed);
-    assert_true(x->scale_factor > 0.1249 && x->scale_factor < 0.1251);
+    assert_true(near(x->scale_factor, 0.125, 0.01));
   }
   assert_int_equal(r->steps_failed, 0);
   sc_run_result_free(r);
@@ -161,7 +172,8 @@ static sc_scenario *without_deselect(const char *drift) {
   char *text = json_dumps(root, 0);
   json_decref(root);
   sc_scenario *s = NULL;
-  int rc = sc_scenario_parse(&s, text, "no-deselect.json");
+  /* Named inside the fixture folder so relative paths resolve there. */
+  int rc = sc_scenario_parse(&s, text, sc_test_fixture("mapapp/no-deselect.json"));
   if (rc < 0) fprintf(stderr, "%s\n", sc_errmsg());
   assert_int_equal(rc, 0);
   free(text);
