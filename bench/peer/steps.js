@@ -186,7 +186,7 @@ async function main() {
     const line = (name, rs, extra) => {
       const ok = rs.filter((r) => r.passed), withApp = ok.filter((r) => !Number.isNaN(r.overhead));
       const v = stats(ok.map((r) => r.verified)), a = stats(withApp.map((r) => r.app)), ov = stats(withApp.map((r) => r.overhead));
-      const cp = stats(rs.map((r) => r.cpu)), k = stats(rs.filter((r) => r.captures).map((r) => r.captures));
+      const cp = stats(ok.map((r) => r.cpu)), k = stats(rs.filter((r) => r.captures).map((r) => r.captures));
       console.log(`tool=playwright case=${name} n=${rs.length} pass=${ok.length} verified_median_ms=${fmt(v.median)} verified_p95_ms=${fmt(v.p95)} app_median_ms=${fmt(a.median)} overhead_median_ms=${fmt(ov.median)} overhead_p95_ms=${fmt(ov.p95)} overhead_n=${withApp.length} captures_median=${Number.isFinite(k.median) ? Math.round(k.median) : 'nan'} cpu_median_ms=${cp.median.toFixed(2)} cpu_p95_ms=${cp.p95.toFixed(2)}${extra || ''}`);
     };
     for (const st of sc.cycle) line(`step:${st.id}`, rows.filter((r) => r.id === st.id));

@@ -27,7 +27,7 @@ const isSc = (t) => t.startsWith('stepcheck') && !t.endsWith('-cdp');
 const machine = path.join(dir, 'machine.txt');
 if (fs.existsSync(machine)) console.log(fs.readFileSync(machine, 'utf8').trim());
 
-const caps = rows.filter((r) => isSc(r.tool) && r.page);
+const caps = rows.filter((r) => isSc(r.tool) && r.page).sort((a, b) => (a.tool === b.tool ? 0 : a.tool === 'stepcheck' ? -1 : b.tool === 'stepcheck' ? 1 : 0));
 if (caps.length) {
   console.log('\nCapture, median ms (sc = sc_page_capture incl. base64 + PNG decode; sc-cdp/pw-cdp = the CDP round trip alone;');
   console.log('png = PNG decode of that reply; pw-shot = playwright page.screenshot)');
@@ -62,9 +62,10 @@ if (fs.existsSync(text)) {
 }
 
 const steps = rows.filter((r) => r.case && (r.case.startsWith('step:') || r.case === 'all'));
-for (const tool of [...new Set(steps.map((r) => r.tool).filter(isSc))]) {
+const scFirst = (a, b) => (a === 'stepcheck' ? -1 : b === 'stepcheck' ? 1 : a < b ? -1 : a > b);
+for (const tool of [...new Set(steps.map((r) => r.tool).filter(isSc))].sort(scFirst)) {
   console.log(`\nSteps on the fixture map app: ${tool} vs playwright (ms; overhead = verified - app's time-to-pixel;`);
-  console.log('cpu = driver process CPU per step, median)');
+  console.log('cpu = driver process CPU per passed step, median)');
   console.log(pad('step', 12) + pad('sc pass', 9) + pad('sc verified', 12) + pad('sc ovh med/p95', 16) + pad('pw pass', 9) +
     pad('pw verified', 12) + pad('pw ovh med/p95', 16) + pad('ovh sc/pw', 10) + pad('sc cpu', 8) + 'pw cpu');
   for (const r of steps.filter((x) => x.tool === tool)) {

@@ -13,8 +13,10 @@
  *                 the second (confirming) capture, decode and judging;
  *   cpu_ms        user+sys CPU of this process between the end of the
  *                 previous step's bookkeeping and the end of this step
- *                 (park, at-rest captures, gesture, polling, judging);
- *                 the benchmark's own record reading is excluded.
+ *                 (park, at-rest captures, gesture, polling, judging; the
+ *                 cycle-start and drift captures fall to the steps after
+ *                 them); the benchmark's own record reading is excluded.
+ *                 cpu_median_ms is over passed steps.
  * The runner is given a page we opened (sc_run_options.page) so the records
  * can be read between steps with sc_page_eval; that read happens after the
  * step's result and before the next step's settle floor, so it is outside
@@ -195,9 +197,9 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
     const row *r = &B->rows[i];
     if (id && strcmp(r->id, id)) continue;
     n++;
-    cpu[n - 1] = r->cpu_ms;
     if (r->captures) cap[ncap++] = r->captures;
     if (!r->passed) continue;
+    cpu[pass] = r->cpu_ms;
     ver[pass++] = r->verified_ms;
     if (!isnan(r->overhead_ms)) {
       app[napp] = r->app_ms;
@@ -208,7 +210,7 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
   stats(ver, pass, &vm, &vp);
   stats(app, napp, &am, &ap);
   stats(ovh, napp, &om, &op);
-  stats(cpu, n, &cm, &cp);
+  stats(cpu, pass, &cm, &cp);
   stats(cap, ncap, &km, &kp);
   printf("tool=%s case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
          "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
