@@ -111,6 +111,8 @@ typedef struct sc_scenario {
   sc_drift_mode drift;
   size_t ndrift;
   int *drift_regions;    /**< indexes into regions; all when ndrift == 0 */
+  double drift_threshold; /**< per-pixel YIQ threshold for drift (default: defaults.threshold) */
+  long drift_max_pixels;  /**< differing pixels per region that are not drift (default: defaults.max_pixels) */
 } sc_scenario;
 
 /**

@@ -45,7 +45,7 @@ static int pause_ms(sc_page *p, double ms) {
   }
 }
 
-SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
+int sc__page_wheel(sc_page *p, sc_point at, int notches, sc__idle_fn idle, void *ud) {
   if (notches == 0) return sc__err(SC_EINVAL, "wheel: 0 notches");
   double x, y;
   sc__page_to_css(p, at, &x, &y);
@@ -53,10 +53,18 @@ SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
   int n = notches < 0 ? -notches : notches;
   double dy = notches < 0 ? -p->opts.wheel_delta : p->opts.wheel_delta;
   for (int i = 0; i < n && rc == 0; i++) {
-    if (i > 0) rc = pause_ms(p, p->opts.notch_spacing_ms);
+    if (i > 0) {
+      double end = sc__now_ms() + p->opts.notch_spacing_ms;
+      if (idle) rc = idle(ud, end);
+      if (rc == 0) rc = pause_ms(p, end - sc__now_ms());
+    }
     if (rc == 0) rc = mouse(p, "mouseWheel", x, y, "none", 0, 0, dy);
   }
   return rc;
+}
+
+SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
+  return sc__page_wheel(p, at, notches, NULL, NULL);
 }
 
 static int key_event(sc_page *p, const char *type, const sc__keydef *k, int modifiers) {

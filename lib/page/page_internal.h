@@ -28,6 +28,13 @@ struct sc_page {
  * Errors: sc_errmsg() = "METHOD: reason". */
 int sc__page_call(sc_page *p, const char *method, json_t *params, json_t **result);
 
+/* Work to do while waiting between wheel notches; must return before
+ * `until` (monotonic ms). Non-zero return aborts the gesture. */
+typedef int (*sc__idle_fn)(void *ud, double until);
+/* sc_page_wheel with an idle hook between notches (the runner captures
+ * there, so a change after the first notch is seen when it happens). */
+int sc__page_wheel(sc_page *p, sc_point at, int notches, sc__idle_fn idle, void *ud);
+
 /* Guest point to page CSS coordinates (pixel centre). */
 void sc__page_to_css(const sc_page *p, sc_point g, double *x, double *y);
 

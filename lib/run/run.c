@@ -80,7 +80,10 @@ static int check_drift(sc__runner *r, sc_run_result *rr, int cycle) {
     sc_rect a, b;
     size_t diff = 0;
     if (sc__frame_sub(start, reg->r, &a) < 0 || sc__frame_sub(&f, reg->r, &b) < 0) continue;
-    if (sc_image_diff(&diff, NULL, NULL, start->img, a, f.img, b, NULL) < 0 || diff == 0)
+    sc_diff_options dopt = SC_DIFF_OPTIONS_INIT;
+    dopt.threshold = s->drift_threshold;
+    if (sc_image_diff(&diff, NULL, NULL, start->img, a, f.img, b, &dopt) < 0 ||
+        (long)diff <= s->drift_max_pixels)
       continue;
     sc_drift *d = sc__realloc(rr->drift, (rr->ndrift + 1) * sizeof *d);
     if (!d) break;

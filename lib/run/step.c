@@ -8,7 +8,64 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "page/page_internal.h"
 #include "runner.h"
+
+/* What polling needs, shared with the idle hook between wheel notches. */
+typedef struct poll {
+  sc__runner *r;
+  const sc_step *st;
+  sc_step_result *res;
+  sc_rect U;
+  sc__judge_ctx ctx;
+  sc__verdict *v;
+  double t0;
+  double capsum;   /* cost of the captures after the first input */
+  double cap_last; /* cost of the latest capture, to fit captures into pauses */
+} poll;
+
+/* Capture U into f and judge every expectation on it; *all = all hold,
+ * returns 1 when any shows an expected change. Negative on error. */
+static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad) {
+  double ms = 0;
+  int rc = sc__runner_capture(ps->r, f, ps->U, &ms);
+  if (rc < 0) return rc;
+  double t = sc__now_ms() - ps->t0;
+  ps->res->captures++;
+  ps->capsum += ms;
+  ps->cap_last = ms;
+  ps->ctx.cur = f;
+  ps->ctx.prev = prev && prev->img ? prev : NULL;
+  ps->ctx.elapsed_ms = t;
+  int change = 0;
+  *all = 1;
+  *first_bad = ps->st->nexpect;
+  for (size_t i = 0; i < ps->st->nexpect; i++) {
+    sc__judge_expect(&ps->v[i], ps->st, i, &ps->ctx);
+    change |= ps->v[i].shows_change;
+    if (!ps->v[i].holds) {
+      *all = 0;
+      if (*first_bad == ps->st->nexpect) *first_bad = i;
+    }
+  }
+  if (change && ps->res->first_change_ms < 0) ps->res->first_change_ms = t;
+  return change;
+}
+
+/* Between wheel notches: capture when one fits in the pause, so the first
+ * change is seen when it happens, not only after the last notch. Frames
+ * taken here are never verdict frames (the gesture is not complete). */
+static int between_notches(void *ud, double until) {
+  poll *ps = ud;
+  if (ps->res->first_change_ms >= 0 || ps->st->nexpect == 0) return 0;
+  if (until - sc__now_ms() < 1.5 * (ps->cap_last > 0 ? ps->cap_last : 100)) return 0;
+  sc__frame f = {0};
+  int all;
+  size_t bad;
+  int rc = poll_once(ps, &f, NULL, &all, &bad);
+  sc_image_free(f.img);
+  return rc < 0 ? rc : 0;
+}
 
 static double unix_ms(void) {
   struct timespec ts;
@@ -16,7 +73,7 @@ static double unix_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int gesture(sc__runner *r, const sc_step *st) {
+static int gesture(sc__runner *r, const sc_step *st, poll *ps) {
   const sc_action *a = &st->action;
   switch (a->kind) {
   case SC_ACTION_NONE:
@@ -26,7 +83,7 @@ static int gesture(sc__runner *r, const sc_step *st) {
   case SC_ACTION_MOVE:
     return sc_page_move(r->page, a->at);
   case SC_ACTION_WHEEL:
-    return sc_page_wheel(r->page, a->at, a->notches);
+    return sc__page_wheel(r->page, a->at, a->notches, between_notches, ps);
   case SC_ACTION_KEY: {
     int rc = a->has_at ? sc_page_move(r->page, a->at) : 0;
     return rc < 0 ? rc : sc_page_key(r->page, a->key, a->repeat > 0 ? a->repeat : 1);
@@ -105,11 +162,13 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
                        st->expect[i].profile);
   }
 
-  double t0 = sc__now_ms();
+  poll ps = {r, st, res, U, {s, &before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
+                            r, sb, 0}, v, 0, 0, 0};
+  ps.t0 = sc__now_ms();
   res->started_unix_ms = unix_ms();
-  rc = gesture(r, st);
+  rc = gesture(r, st, &ps);
   double t1 = sc__now_ms();
-  res->gesture_ms = t1 - t0;
+  res->gesture_ms = t1 - ps.t0;
   r->last_gesture_end = t1;
   if (st->action.kind == SC_ACTION_CLICK) {
     r->have_click = 1;
@@ -124,27 +183,12 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     goto done;
   }
 
-  sc__judge_ctx ctx = {s, &before, &cur, NULL, sc__runner_snap_get, sc__runner_baseline, r, sb, 0};
-  double capsum = 0;
   for (;;) {
-    double ms = 0;
-    if ((rc = sc__runner_capture(r, &cur, U, &ms)) < 0) goto done;
-    double t = sc__now_ms() - t0;
-    res->captures++;
-    capsum += ms;
-    ctx.prev = prev.img ? &prev : NULL;
-    ctx.elapsed_ms = t;
-    int all = 1, change = 0;
-    size_t first_bad = st->nexpect;
-    for (size_t i = 0; i < st->nexpect; i++) {
-      sc__judge_expect(&v[i], st, i, &ctx);
-      change |= v[i].shows_change;
-      if (!v[i].holds) {
-        all = 0;
-        if (first_bad == st->nexpect) first_bad = i;
-      }
-    }
-    if (change && res->first_change_ms < 0) res->first_change_ms = t;
+    int all;
+    size_t first_bad;
+    if ((rc = poll_once(&ps, &cur, &prev, &all, &first_bad)) < 0) goto done;
+    rc = 0;
+    double t = ps.ctx.elapsed_ms;
     int stable = prev.img && sc__frame_equal(&prev, &cur, U);
     if (all && stable) {
       res->verified_ms = t;
@@ -170,7 +214,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     prev = cur;
     cur.img = NULL;
   }
-  res->capture_ms = res->captures ? capsum / res->captures : 0;
+  res->capture_ms = res->captures ? ps.capsum / res->captures : 0;
   for (size_t i = 0; i < st->nexpect; i++)
     if (st->expect[i].kind == SC_EXPECT_SCALE) {
       res->scale_factor = v[i].factor;

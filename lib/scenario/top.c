@@ -7,7 +7,8 @@
 
 static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest", "input",
                                        "defaults", "points", "regions", "park",  "setup",
-                                       "cycle",  "drift",   "drift_regions", NULL};
+                                       "cycle",  "drift",   "drift_regions", "drift_threshold",
+                                       "drift_max_pixels", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -188,6 +189,12 @@ static void drift(sc__scn *c, json_t *root) {
       sc__scn_leave(c);
     }
   }
+  /* Drift compares like an "equals": the scenario's default tolerance
+   * unless drift has its own (lossy VNC encodings need one). */
+  s->drift_threshold = c->threshold;
+  s->drift_max_pixels = c->max_pixels;
+  sc__scn_number(c, root, "drift_threshold", 0, SC__R_UNIT, &s->drift_threshold);
+  sc__scn_integer(c, root, "drift_max_pixels", 0, SC__R_NONNEG, &s->drift_max_pixels);
   v = json_object_get(root, "drift_regions");
   if (!v) return;
   sc__scn_enter(c, "drift_regions");

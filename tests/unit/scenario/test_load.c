@@ -165,6 +165,9 @@ static void full_scenario(void **st) {
   assert_int_equal(s->ndrift, 2);
   assert_int_equal(s->drift_regions[0], map);
   assert_int_equal(s->drift_regions[1], tags);
+  /* Drift tolerance follows "defaults" unless given. */
+  assert_double(s->drift_threshold, 0.05);
+  assert_int_equal(s->drift_max_pixels, 2);
   sc_scenario_free(s);
 }
 
@@ -192,6 +195,8 @@ static void defaults_applied(void **st) {
   assert_int_equal(s->drift, SC_DRIFT_WARN);
   assert_int_equal(s->ndrift, 0);
   assert_null(s->drift_regions);
+  assert_double(s->drift_threshold, 0.1);
+  assert_int_equal(s->drift_max_pixels, 0);
   const sc_step *t = &s->steps[0];
   assert_double(t->timeout_ms, 8000);
   assert_double(t->settle_ms, 300);
