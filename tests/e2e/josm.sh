@@ -23,11 +23,13 @@ trap 'exit 130' INT TERM
 # Displays/ports apart from the demo's defaults so both can run at once.
 disp=${SC_E2E_DISPLAY:-47}
 
+# Runs in the caller's shell (not in $(...)), so the cleanup list is kept:
+# the URL comes back in $url.
 start_rig() { # name [--pref k=v]...
   local name=$1; shift
   local st="$work/rig-$name"
   states+=("$st")
-  bash "$rig" start --display "$disp" --state "$st" "$@"
+  url=$(bash "$rig" start --display "$disp" --state "$st" "$@")
 }
 stop_rig() { bash "$rig" stop --state "$work/rig-$1" >/dev/null; }
 
@@ -56,7 +58,7 @@ PY
 }
 
 echo "== e2e: 3 cycles on real JOSM"
-url=$(start_rig normal)
+start_rig normal
 run normal "$url" "$scenario" 3
 check normal '
 assert rc == 0, f"exit code {rc}"
@@ -85,7 +87,7 @@ print("eye-off: hide-layer/show-layer FAIL:", step("hide-layer")["reason"])
 stop_rig normal
 
 echo "== e2e sabotage: zoom.ratio=4"
-url=$(start_rig ratio4 --pref zoom.ratio=4)
+start_rig ratio4 --pref zoom.ratio=4
 run ratio4 "$url" "$scenario" 1
 check ratio4 '
 assert rc == 1, f"exit code {rc}"
@@ -99,7 +101,7 @@ print("ratio4: zoom-in FAIL:", zi["reason"])
 stop_rig ratio4
 
 echo "== e2e sabotage: zoom.reverse-wheel=true"
-url=$(start_rig reverse --pref zoom.reverse-wheel=true)
+start_rig reverse --pref zoom.reverse-wheel=true
 run reverse "$url" "$scenario" 1
 check reverse '
 assert rc == 1, f"exit code {rc}"
