@@ -38,6 +38,35 @@ static int summary_line(FILE *out, const sc_run_result *r, const char *id, const
   return 0;
 }
 
+/* Per cycle: passes, wall time from the first input of its first step to
+ * the verdict of its last, and the slowest verified step. */
+static void cycle_lines(FILE *out, const sc_run_result *r) {
+  for (int c = 1; c <= r->cycles; c++) {
+    int n = 0, pass = 0;
+    double t0 = 0, t1 = 0, slow = -1;
+    const char *slow_id = NULL;
+    for (size_t i = 0; i < r->nresults; i++) {
+      const sc_step_result *s = &r->results[i];
+      if (s->setup || s->cycle != c) continue;
+      double end = s->started_unix_ms + sc__report_elapsed(r, s);
+      if (!n || s->started_unix_ms < t0) t0 = s->started_unix_ms;
+      if (!n || end > t1) t1 = end;
+      n++;
+      if (!s->passed) continue;
+      pass++;
+      if (s->verified_ms > slow) {
+        slow = s->verified_ms;
+        slow_id = s->step_id;
+      }
+    }
+    if (!n) continue;
+    fprintf(out, "cycle %d: %d/%d passed, %.1f ms from first input to last verdict", c, pass, n,
+            t1 - t0);
+    if (slow_id) fprintf(out, ", slowest %s %.1f ms", slow_id, slow);
+    fputc('\n', out);
+  }
+}
+
 SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (!out || !r) return sc__err(SC_EINVAL, "report table: NULL argument");
   int w = 5; /* "TOTAL" */
@@ -70,6 +99,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   }
   if (!rc) rc = summary_line(out, r, NULL, "TOTAL", w);
   if (rc) return rc;
+  cycle_lines(out, r);
 
   for (size_t i = 0; i < r->ndrift; i++)
     fprintf(out, "drift: cycle %d, region %s: %ld px differ from the cycle start\n",
