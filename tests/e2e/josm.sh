@@ -92,7 +92,7 @@ run ratio4 "$url" "$scenario" 1
 check ratio4 '
 assert rc == 1, f"exit code {rc}"
 zi = step("zoom-in")
-# 4^3 = 64 instead of 8: x1/64 = x0.0156, read within the bars' +-0.5 px bound
+# 4^3 = 64 instead of 8: x1/64 = x0.0156, read within the bound of the two bar readings
 assert not zi["passed"] and "(want x0.1250)" in zi["reason"], zi
 assert abs(zi["scale_factor"] / (1 / 64) - 1) < 0.03, zi
 assert not step("zoom-out")["passed"]
