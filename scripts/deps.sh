@@ -5,7 +5,11 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3
       libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
       chromium valgrind
-      xvfb x11vnc websockify novnc josm imagemagick fonts-dejavu-core)
+      xvfb x11vnc websockify novnc josm imagemagick
+      fonts-noto-core fonts-dejavu-core)
+# fonts-noto-core: JOSM depends on fonts-noto anyway; its UI font (Java's
+# Dialog -> fontconfig sans-serif) resolves to Noto Sans, the font the builtin
+# "josm" scale-bar glyph set was learned from. Named here so it is explicit.
 [ "${SC_DEPS_EXTRA:-}" ] && pkgs+=($SC_DEPS_EXTRA)
 missing=()
 for p in "${pkgs[@]}"; do
