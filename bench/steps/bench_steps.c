@@ -297,6 +297,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: launch: %s\n", sc_errmsg());
     goto out;
   }
+  note_pid(sc_browser_pid(b));
   sc_page_options po = SC_PAGE_OPTIONS_INIT;
   po.viewport_w = s->viewport_w;
   po.viewport_h = s->viewport_h;
@@ -308,7 +309,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: open %s: %s\n", url, sc_errmsg());
     goto out;
   }
-  note_pid(sc_browser_pid(b));
   printf("# tool=%s browser=%s url=%s scenario=%s cycles=%d fast_capture=%d extra_args=", label,
          sc_browser_product(b), url, scen, cycles, fast);
   for (int i = 0; i < nxargs; i++) printf("%s%s", i ? "," : "", xargs[i]);
@@ -332,11 +332,10 @@ int main(int argc, char **argv) {
   double browser_cpu = bench_tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
   if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
 
-  const sc_scenario *sc = s;
-  for (size_t i = 0; i < sc->nsteps; i++) {
+  for (size_t i = 0; i < s->nsteps; i++) {
     char name[96];
-    snprintf(name, sizeof name, "step:%s", sc->steps[i].id);
-    print_case(label, name, &B, sc->steps[i].id, NULL);
+    snprintf(name, sizeof name, "step:%s", s->steps[i].id);
+    print_case(label, name, &B, s->steps[i].id, NULL);
   }
   size_t verified = 0;
   for (size_t i = 0; i < B.nrows; i++) verified += B.rows[i].passed != 0;
