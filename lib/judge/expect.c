@@ -75,7 +75,7 @@ static int judge_equals(sc__verdict *v, const sc_expect *e, const char *rn, sc_r
       return snprintf(v->reason, sizeof v->reason, "%s: baseline %s unreadable", rn,
                       e->baseline), 0;
     /* A baseline is the region itself, or a whole guest-sized image. */
-    sc__frame bf = {(sc_image *)img, {r.x, r.y, img->width, img->height}};
+    sc__frame bf = {.img = (sc_image *)img, .clip = {r.x, r.y, img->width, img->height}};
     if (img->width != r.w || img->height != r.h) bf.clip = (sc_rect){0, 0, img->width, img->height};
     snprintf(name, sizeof name, "baseline %s", e->baseline);
     return judge_equal_to(v, e, rn, r, &bf, name, c);

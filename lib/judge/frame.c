@@ -1,7 +1,24 @@
 /* Frames: a capture of a guest rectangle, and exact comparisons on them. */
 #include <string.h>
 
+#include "core/core.h"
 #include "judge.h"
+
+void sc__frame_free(sc__frame *f) {
+  sc_image_free(f->img);
+  sc__free(f->raw);
+  f->img = NULL;
+  f->raw = NULL;
+  f->rawlen = 0;
+}
+
+void sc__frame_move(sc__frame *dst, sc__frame *src) {
+  sc__frame_free(dst);
+  *dst = *src;
+  src->img = NULL;
+  src->raw = NULL;
+  src->rawlen = 0;
+}
 
 int sc__frame_sub(const sc__frame *f, sc_rect r, sc_rect *out) {
   if (!f || !f->img) return -1;

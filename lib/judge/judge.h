@@ -10,7 +10,14 @@
 typedef struct sc__frame {
   sc_image *img;
   sc_rect clip;
+  char *raw;        /* the capture as received (encoded), when kept; owned */
+  size_t rawlen;
 } sc__frame;
+
+/* Free a frame's image and bytes; the frame is left empty. */
+void sc__frame_free(sc__frame *f);
+/* Move src into dst (dst freed first); src is left empty. */
+void sc__frame_move(sc__frame *dst, sc__frame *src);
 
 /* A scale-bar reading reduced to what judging needs. */
 typedef struct sc__scale {

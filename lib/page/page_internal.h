@@ -35,6 +35,14 @@ typedef int (*sc__idle_fn)(void *ud, double until);
  * there, so a change after the first notch is seen when it happens). */
 int sc__page_wheel(sc_page *p, sc_point at, int notches, sc__idle_fn idle, void *ud);
 
+/* The two halves of sc_page_capture: the screenshot as base64 PNG text (a
+ * new string, sc__free), and its decoding (size checked against the clip).
+ * The runner compares the text of consecutive captures: equal bytes are
+ * equal pixels, so an unchanged screen costs no decode. */
+int sc__page_capture_b64(char **b64, size_t *len, sc_page *p, sc_rect clip, double scale,
+                         int fast);
+int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, double scale);
+
 /* Guest point to page CSS coordinates (pixel centre). */
 void sc__page_to_css(const sc_page *p, sc_point g, double *x, double *y);
 

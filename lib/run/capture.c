@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "page/page_internal.h"
 #include "runner.h"
 
 sc_rect sc__rect_union(sc_rect a, sc_rect b) {
@@ -14,41 +15,57 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b) {
   return (sc_rect){x0, y0, x1 - x0, y1 - y0};
 }
 
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms) {
-  sc_image *img = NULL;
-  int rc = sc_page_capture(&img, r->page, clip, 1.0, r->o->fast_capture, ms);
+int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
+                       const sc__frame *prev, int *same) {
+  double t0 = sc__now_ms();
+  char *b64 = NULL;
+  size_t len = 0;
+  if (same) *same = 0;
+  int rc = sc__page_capture_b64(&b64, &len, r->page, clip, 1.0, r->o->fast_capture);
   if (rc < 0) return rc;
-  sc_image_free(f->img);
+  sc_image *img = NULL;
+  if (prev && prev->raw && prev->img && prev->rawlen == len &&
+      !memcmp(&prev->clip, &clip, sizeof clip) && !memcmp(prev->raw, b64, len)) {
+    /* Same bytes, same pixels: copy instead of decoding. */
+    rc = sc_image_crop(&img, prev->img, (sc_rect){0, 0, prev->img->width, prev->img->height});
+    if (same && rc == 0) *same = 1;
+  } else {
+    rc = sc__page_decode(&img, b64, len, clip, 1.0);
+  }
+  if (rc < 0) {
+    sc__free(b64);
+    return rc;
+  }
+  sc__frame_free(f);
   f->img = img;
   f->clip = clip;
+  f->raw = b64;
+  f->rawlen = len;
+  if (ms) *ms = sc__now_ms() - t0;
   return 0;
 }
 
 int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline) {
   sc__frame prev = {0};
-  int rc;
+  int rc, same = 0;
   for (;;) {
-    rc = sc__runner_capture(r, f, clip, NULL);
+    rc = sc__runner_capture(r, f, clip, NULL, &prev, &same);
     if (rc < 0) break;
-    if (prev.img && sc__frame_equal(&prev, f, clip)) break;
+    if (prev.img && (same || sc__frame_equal(&prev, f, clip))) break;
     if (sc__now_ms() >= deadline) {
       rc = sc__err(SC_ETIMEDOUT, "screen not at rest");
       break;
     }
-    sc_image_free(prev.img);
-    prev = *f;
-    f->img = NULL;
+    sc__frame_move(&prev, f);
   }
-  sc_image_free(prev.img);
+  sc__frame_free(&prev);
   return rc;
 }
 
 int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f) {
   for (size_t i = 0; i < r->nsnaps; i++)
     if (!strcmp(r->snaps[i].name, name)) {
-      sc_image_free(r->snaps[i].f.img);
-      r->snaps[i].f = *f;
-      f->img = NULL;
+      sc__frame_move(&r->snaps[i].f, f);
       return 0;
     }
   sc__snap *n = sc__realloc(r->snaps, (r->nsnaps + 1) * sizeof *n);
@@ -56,8 +73,8 @@ int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f) {
   r->snaps = n;
   n[r->nsnaps].name = sc__strdup(name);
   if (!n[r->nsnaps].name) return sc__err(SC_ENOMEM, "runner: out of memory");
-  n[r->nsnaps].f = *f;
-  f->img = NULL;
+  n[r->nsnaps].f = (sc__frame){0};
+  sc__frame_move(&n[r->nsnaps].f, f);
   r->nsnaps++;
   return 0;
 }
@@ -90,7 +107,7 @@ const sc_image *sc__runner_baseline(void *ud, const char *path) {
 void sc__runner_clear(sc__runner *r) {
   for (size_t i = 0; i < r->nsnaps; i++) {
     sc__free(r->snaps[i].name);
-    sc_image_free(r->snaps[i].f.img);
+    sc__frame_free(&r->snaps[i].f);
   }
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {

@@ -58,7 +58,7 @@ static int cycle_start(sc__runner *r, const sc_step *first) {
   int rc = sc__runner_capture_settled(r, &f, all_regions(s),
                                       sc__now_ms() + (first ? first->timeout_ms : 8000));
   if (rc == 0 || rc == SC_ETIMEDOUT) rc = sc__runner_snap_put(r, "start", &f);
-  sc_image_free(f.img);
+  sc__frame_free(&f);
   return rc;
 }
 
@@ -90,7 +90,7 @@ static int check_drift(sc__runner *r, sc_run_result *rr, int cycle) {
     rr->drift = d;
     d[rr->ndrift++] = (sc_drift){cycle, reg->name, (long)diff};
   }
-  sc_image_free(f.img);
+  sc__frame_free(&f);
   return 0;
 }
 

@@ -35,13 +35,16 @@ typedef struct sc__runner {
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
 
-/* Capture guest rect r into f (f->img replaced). *ms gets the cost. */
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms);
+/* Capture guest rect clip into f (replaced). *ms gets the cost. When prev
+ * is given and this capture's bytes equal prev's, its image is copied
+ * instead of decoded and *same is set: the screen did not change. */
+int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
+                       const sc__frame *prev, int *same);
 /* Capture until two consecutive captures are identical, at most until
  * deadline (monotonic ms); 0, SC_ETIMEDOUT (f holds the last capture). */
 int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline);
 
-/* Remember a frame under a name (replacing an older one); takes ownership of f->img. */
+/* Remember a frame under a name (replacing an older one); f is moved in. */
 int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
 const sc__frame *sc__runner_snap_get(void *r, const char *name);
 const sc_image *sc__runner_baseline(void *r, const char *path);

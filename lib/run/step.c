@@ -22,18 +22,28 @@ typedef struct poll {
   double t0;
   double capsum;   /* cost of the captures after the first input */
   double cap_last; /* cost of the latest capture, to fit captures into pauses */
+  int last_all;    /* verdicts of the latest judged capture */
+  size_t last_bad;
 } poll;
 
 /* Capture U into f and judge every expectation on it; *all = all hold,
- * returns 1 when any shows an expected change. Negative on error. */
-static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad) {
+ * *same = the capture is byte-identical to prev (so stable, and judged as
+ * prev was: no decode, no diff). Returns 1 when any expectation shows an
+ * expected change, negative on error. */
+static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad,
+                     int *same) {
   double ms = 0;
-  int rc = sc__runner_capture(ps->r, f, ps->U, &ms);
+  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, prev, same);
   if (rc < 0) return rc;
   double t = sc__now_ms() - ps->t0;
   ps->res->captures++;
   ps->capsum += ms;
   ps->cap_last = ms;
+  if (*same) {
+    *all = ps->last_all;
+    *first_bad = ps->last_bad;
+    return 0;
+  }
   ps->ctx.cur = f;
   ps->ctx.prev = prev && prev->img ? prev : NULL;
   ps->ctx.elapsed_ms = t;
@@ -49,6 +59,8 @@ static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, si
     }
   }
   if (change && ps->res->first_change_ms < 0) ps->res->first_change_ms = t;
+  ps->last_all = *all;
+  ps->last_bad = *first_bad;
   return change;
 }
 
@@ -60,10 +72,10 @@ static int between_notches(void *ud, double until) {
   if (ps->res->first_change_ms >= 0 || ps->st->nexpect == 0) return 0;
   if (until - sc__now_ms() < 1.5 * (ps->cap_last > 0 ? ps->cap_last : 100)) return 0;
   sc__frame f = {0};
-  int all;
+  int all, same;
   size_t bad;
-  int rc = poll_once(ps, &f, NULL, &all, &bad);
-  sc_image_free(f.img);
+  int rc = poll_once(ps, &f, NULL, &all, &bad, &same);
+  sc__frame_free(&f);
   return rc < 0 ? rc : 0;
 }
 
@@ -153,7 +165,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     }
     if (rc < 0) goto done;
     /* This step's at-rest capture is the snapshot later steps name by id. */
-    sc__frame snap = {NULL, before.clip};
+    sc__frame snap = {.img = NULL, .clip = before.clip};
     if ((rc = sc_image_crop(&snap.img, before.img, (sc_rect){0, 0, U.w, U.h})) < 0) goto done;
     if ((rc = sc__runner_snap_put(r, st->id, &snap)) < 0) goto done;
     for (size_t i = 0; i < st->nexpect; i++)
@@ -163,7 +175,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
   }
 
   poll ps = {r, st, res, U, {s, &before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
-                            r, sb, 0}, v, 0, 0, 0};
+                            r, sb, 0}, v, 0, 0, 0, 0, 0};
   ps.t0 = sc__now_ms();
   res->started_unix_ms = unix_ms();
   rc = gesture(r, st, &ps);
@@ -184,12 +196,12 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
   }
 
   for (;;) {
-    int all;
+    int all, same = 0;
     size_t first_bad;
-    if ((rc = poll_once(&ps, &cur, &prev, &all, &first_bad)) < 0) goto done;
+    if ((rc = poll_once(&ps, &cur, &prev, &all, &first_bad, &same)) < 0) goto done;
     rc = 0;
-    double t = ps.ctx.elapsed_ms;
-    int stable = prev.img && sc__frame_equal(&prev, &cur, U);
+    double t = sc__now_ms() - ps.t0;
+    int stable = prev.img && (same || sc__frame_equal(&prev, &cur, U));
     if (all && stable) {
       res->verified_ms = t;
       res->passed = 1;
@@ -210,9 +222,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
       }
       break;
     }
-    sc_image_free(prev.img);
-    prev = cur;
-    cur.img = NULL;
+    sc__frame_move(&prev, &cur);
   }
   res->capture_ms = res->captures ? ps.capsum / res->captures : 0;
   for (size_t i = 0; i < st->nexpect; i++)
@@ -226,9 +236,9 @@ done:
     snprintf(msg, sizeof msg, "%s", sc_errmsg());
     set_reason(res, msg);
   }
-  sc_image_free(before.img);
-  sc_image_free(cur.img);
-  sc_image_free(prev.img);
+  sc__frame_free(&before);
+  sc__frame_free(&cur);
+  sc__frame_free(&prev);
   sc__free(v);
   sc__free(sb);
   return rc;

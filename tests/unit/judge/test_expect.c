@@ -57,8 +57,8 @@ static sc__verdict judge(sc_expect e, sc_image *before, sc_image *cur, sc_image 
   st.id = "step";
   st.expect = &e;
   st.nexpect = 1;
-  sc__frame fb = {before, {0, 0, 100, 50}}, fc = {cur, {0, 0, 100, 50}},
-            fp = {prev, {0, 0, 100, 50}};
+  sc__frame fb = {.img = before, .clip = {0, 0, 100, 50}}, fc = {.img = cur, .clip = {0, 0, 100, 50}},
+            fp = {.img = prev, .clip = {0, 0, 100, 50}};
   snaps sn = {start};
   sc__judge_ctx ctx = {&g_s, &fb, &fc, prev ? &fp : NULL, get_snap, NULL, &sn, NULL, 8000};
   sc__verdict v;
@@ -118,7 +118,7 @@ static void equals_snapshot_exactly(void **st) {
   (void)st;
   sc_image *start = blank(100, 50, 30), *before = blank(100, 50, 30), *cur = blank(100, 50, 30);
   paint(before, 10, 10, 40, 30, 200, 0, 0); /* the changed state */
-  sc__frame fs = {start, {0, 0, 100, 50}};
+  sc__frame fs = {.img = start, .clip = {0, 0, 100, 50}};
   sc_expect e = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0.1, .snapshot = "start"};
   sc__verdict v = judge(e, before, cur, NULL, &fs);
   assert_true(v.holds);
@@ -181,7 +181,7 @@ static void stable_needs_two_equal_captures(void **st) {
 static void frame_equal_is_exact_and_clipped(void **st) {
   (void)st;
   sc_image *a = blank(100, 50, 7), *b = blank(100, 50, 7);
-  sc__frame fa = {a, {0, 0, 100, 50}}, fb = {b, {0, 0, 100, 50}};
+  sc__frame fa = {.img = a, .clip = {0, 0, 100, 50}}, fb = {.img = b, .clip = {0, 0, 100, 50}};
   assert_true(sc__frame_equal(&fa, &fb, (sc_rect){10, 10, 40, 30}));
   paint(b, 49, 39, 1, 1, 8, 7, 7);
   assert_false(sc__frame_equal(&fa, &fb, (sc_rect){10, 10, 40, 30}));

@@ -24,7 +24,7 @@ static sc__verdict judge_scale(const char *before, const char *after, double fac
                  .profile = "josm"};
   sc_step st = {.id = "zoom", .expect = &e, .nexpect = 1};
   sc_image *b = crop(before), *a = crop(after);
-  sc__frame fb = {b, {0, 0, 200, 34}}, fa = {a, {0, 0, 200, 34}};
+  sc__frame fb = {.img = b, .clip = {0, 0, 200, 34}}, fa = {.img = a, .clip = {0, 0, 200, 34}};
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
   sc__judge_ctx ctx = {&g_s, &fb, &fa, NULL, NULL, NULL, NULL, &sb, 1000};
@@ -75,7 +75,7 @@ static void unreadable_bar_never_passes(void **st) {
   sc_step stp = {.id = "zoom", .expect = &e, .nexpect = 1};
   sc_image *b = crop("m-hatch-100m.png"), *black = NULL;
   assert_int_equal(sc_image_new(&black, 200, 34), 0);
-  sc__frame fb = {b, {0, 0, 200, 34}}, fk = {black, {0, 0, 200, 34}};
+  sc__frame fb = {.img = b, .clip = {0, 0, 200, 34}}, fk = {.img = black, .clip = {0, 0, 200, 34}};
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
   assert_true(sb.ok);
@@ -101,7 +101,7 @@ static void unreadable_bar_never_passes(void **st) {
 static void text_equals_and_matches(void **st) {
   (void)st;
   sc_image *img = crop("m-hatch-100m.png");
-  sc__frame f = {img, {0, 0, 200, 34}};
+  sc__frame f = {.img = img, .clip = {0, 0, 200, 34}};
   sc_expect e = {.kind = SC_EXPECT_TEXT, .region = 1, .text_equals = "100.0 m", .glyphs = "josm"};
   sc_step stp = {.id = "t", .expect = &e, .nexpect = 1};
   sc__judge_ctx ctx = {&g_s, &f, &f, NULL, NULL, NULL, NULL, NULL, 10};
