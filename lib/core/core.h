@@ -29,6 +29,9 @@ void sc__err_clear(void);
 double sc__now_ms(void);
 /* Sleep for ms (may be fractional). */
 void sc__sleep_ms(double ms);
+/* Replace the clock and sleep (tests); NULL restores the real ones. Not
+ * thread-safe: set it before anything runs. */
+void sc__set_clock(double (*now)(void), void (*sleep)(double));
 
 /* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
  * whitespace rejected). Decode writes *out (caller frees with sc__free). */

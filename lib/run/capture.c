@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
 #include "runner.h"
 
 sc_rect sc__rect_union(sc_rect a, sc_rect b) {
@@ -21,7 +20,7 @@ int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
   char *b64 = NULL;
   size_t len = 0;
   if (same) *same = 0;
-  int rc = sc__page_capture_b64(&b64, &len, r->page, clip, 1.0, r->o->fast_capture);
+  int rc = r->io.capture(r->io.ctx, &b64, &len, clip, r->o->fast_capture);
   if (rc < 0) return rc;
   sc_image *img = NULL;
   if (prev && prev->raw && prev->img && prev->rawlen == len &&
@@ -30,7 +29,7 @@ int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
     rc = sc_image_crop(&img, prev->img, (sc_rect){0, 0, prev->img->width, prev->img->height});
     if (same && rc == 0) *same = 1;
   } else {
-    rc = sc__page_decode(&img, b64, len, clip, 1.0);
+    rc = r->io.decode(r->io.ctx, &img, b64, len, clip);
   }
   if (rc < 0) {
     sc__free(b64);

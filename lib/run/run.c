@@ -7,7 +7,7 @@
 
 /* What each step must capture: the regions its expectations name, plus the
  * regions later steps compare with this step's snapshot. */
-static int plan(sc__runner *r) {
+int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
   r->need = sc__calloc(n ? n : 1, sizeof *r->need);
@@ -51,7 +51,7 @@ static int push_result(sc_run_result *rr, sc_step_result *res) {
 static int cycle_start(sc__runner *r, const sc_step *first) {
   const sc_scenario *s = r->s;
   if (s->has_park) {
-    int rc = sc_page_move(r->page, s->park);
+    int rc = r->io.move(r->io.ctx, s->park);
     if (rc < 0) return rc;
   }
   sc__frame f = {0};
@@ -67,7 +67,7 @@ static int check_drift(sc__runner *r, sc_run_result *rr, int cycle) {
   const sc_scenario *s = r->s;
   if (s->drift == SC_DRIFT_OFF) return 0;
   if (s->has_park) {
-    int rc = sc_page_move(r->page, s->park);
+    int rc = r->io.move(r->io.ctx, s->park);
     if (rc < 0) return rc;
   }
   sc__frame f = {0};
@@ -139,7 +139,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   r.o = opts;
   sc_browser *b = opts->browser, *own = NULL;
   sc_page *page = NULL, *use = opts->page;
-  int rc = plan(&r);
+  int rc = sc__runner_plan(&r);
   if (rc == 0 && !use && !b) {
     rc = sc_browser_launch(&own, opts->browser_options);
     b = own;
@@ -156,7 +156,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     use = page;
   }
   if (rc == 0) {
-    r.page = use;
+    r.io = sc__runner_page_io(use);
     rc = run_steps(&r, rr, rr->cycles);
   }
   if (rc < 0) rr->error = sc__strdup(sc_errmsg());

@@ -3,8 +3,24 @@
 #define SC_RUNNER_H
 
 #include "judge/judge.h"
+#include "page/page_internal.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
+
+/* How the runner reaches the page (see io.c). */
+typedef struct sc__runner_io {
+  int (*move)(void *ctx, sc_point at);
+  int (*click)(void *ctx, sc_point at);
+  int (*wheel)(void *ctx, sc_point at, int notches, sc__idle_fn idle, void *ud);
+  int (*key)(void *ctx, const char *key, int repeat);
+  /* the capture as received (a new string, sc__free) */
+  int (*capture)(void *ctx, char **raw, size_t *len, sc_rect clip, int fast);
+  int (*decode)(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip);
+  void *ctx;
+} sc__runner_io;
+
+/* The table that drives a real page. */
+sc__runner_io sc__runner_page_io(sc_page *p);
 
 typedef struct sc__snap {
   char *name;       /* "start" or a step id */
@@ -18,7 +34,7 @@ typedef struct sc__baseline {
 
 typedef struct sc__runner {
   const sc_scenario *s;
-  sc_page *page;              /* borrowed */
+  sc__runner_io io;           /* the page (or a test's script) */
   const sc_run_options *o;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
   sc__snap *snaps;
@@ -49,6 +65,9 @@ int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
 const sc__frame *sc__runner_snap_get(void *r, const char *name);
 const sc_image *sc__runner_baseline(void *r, const char *path);
 void sc__runner_clear(sc__runner *r);
+
+/* Work out what each step must capture (r->need). */
+int sc__runner_plan(sc__runner *r);
 
 /* Run one step (index into setup when setup is set, else into the cycle). */
 int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t need_index,

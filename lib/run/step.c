@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
 #include "runner.h"
 
 /* What polling needs, shared with the idle hook between wheel notches. */
@@ -91,14 +90,14 @@ static int gesture(sc__runner *r, const sc_step *st, poll *ps) {
   case SC_ACTION_NONE:
     return 0;
   case SC_ACTION_CLICK:
-    return sc_page_click(r->page, a->at);
+    return r->io.click(r->io.ctx, a->at);
   case SC_ACTION_MOVE:
-    return sc_page_move(r->page, a->at);
+    return r->io.move(r->io.ctx, a->at);
   case SC_ACTION_WHEEL:
-    return sc__page_wheel(r->page, a->at, a->notches, between_notches, ps);
+    return r->io.wheel(r->io.ctx, a->at, a->notches, between_notches, ps);
   case SC_ACTION_KEY: {
-    int rc = a->has_at ? sc_page_move(r->page, a->at) : 0;
-    return rc < 0 ? rc : sc_page_key(r->page, a->key, a->repeat > 0 ? a->repeat : 1);
+    int rc = a->has_at ? r->io.move(r->io.ctx, a->at) : 0;
+    return rc < 0 ? rc : r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1);
   }
   }
   return sc__err(SC_EINVAL, "step %s: unknown action", st->id);
@@ -152,7 +151,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
   }
 
   settle(r, st);
-  if (st->park && s->has_park && (rc = sc_page_move(r->page, s->park)) < 0) goto done;
+  if (st->park && s->has_park && (rc = r->io.move(r->io.ctx, s->park)) < 0) goto done;
 
   if (U.w > 0) {
     rc = sc__runner_capture_settled(r, &before, U, sc__now_ms() + st->timeout_ms);
@@ -211,6 +210,10 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     }
     if (t >= st->timeout_ms) {
       if (first_bad < st->nexpect) {
+        /* A byte-identical capture kept the earlier verdict; say it as of now. */
+        ps.ctx.cur = &cur;
+        ps.ctx.elapsed_ms = t;
+        sc__judge_expect(&v[first_bad], st, first_bad, &ps.ctx);
         snprintf(msg, sizeof msg, "%s", v[first_bad].reason);
         set_reason(res, msg);
         const sc_expect *e = &st->expect[first_bad];
