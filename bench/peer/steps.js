@@ -11,6 +11,9 @@
 // screenshot that passed; app_ms and overhead_ms from the app's own records
 // (window.__inputs / window.__paints), read after each step, outside every
 // measured interval; cpu_ms = this node process's user+sys CPU for the step.
+// Pages without those records (JOSM through noVNC) give app_ms = nan.
+// A step with no gesture ("none", e.g. setup "ready") waits until the canvas
+// has ink and two screenshots of its regions are identical.
 //
 //   node steps.js [--cycles 10] [--scenario FILE] [--url URL] [--verbose 0|1]
 'use strict';
@@ -109,6 +112,31 @@ async function main() {
     };
     await records();
 
+    // A "none" step: the canvas has ink (noVNC shows a blank canvas until the
+    // first framebuffer update) and two screenshots of the step's regions
+    // POLL_MS apart are identical.
+    const drawn = () => page.evaluate(() => {
+      const c = [...document.querySelectorAll('canvas')].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+      try {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4 * 97) if (d[i] || d[i + 1] || d[i + 2]) return true;
+        return false;
+      } catch (e) { return true; } // not a 2d canvas or not readable: cannot tell
+    });
+    const atRest = async (st) => {
+      const names = st.watch.length ? st.watch : Object.keys(sc.regions);
+      const t0 = performance.now();
+      let prev = null, captures = 0;
+      while (performance.now() - t0 < st.timeout_ms) {
+        const h = (await hashes(names)).join();
+        captures++;
+        if (prev === h && await drawn()) return { passed: true, captures };
+        prev = h;
+        await sleep(POLL_MS);
+      }
+      return { passed: false, captures };
+    };
+
     let lastGestureEnd = 0, lastClick = null, lastClickAt = 0;
     const gesture = async (a) => {
       switch (a.kind) {
@@ -150,8 +178,13 @@ async function main() {
       lastGestureEnd = t1;
       if (a.kind === 'click') { lastClick = a.at; lastClickAt = t1; }
       let passed = false, verified = -1, captures = 0;
-      if (!st.watch.length) { passed = true; verified = t1 - t0; }
-      while (!passed) {
+      if (a.kind === 'none') {
+        // No gesture (a setup step such as "ready"): nothing can change
+        // because of it, so wait until the page is drawn and at rest instead.
+        ({ passed, captures } = await atRest(st));
+        verified = performance.now() - t0;
+      } else if (!st.watch.length) { passed = true; verified = t1 - t0; }
+      while (!passed && a.kind !== 'none') {
         const now = await hashes(st.watch);
         captures++;
         const t = performance.now() - t0;
@@ -168,6 +201,10 @@ async function main() {
         if (!passed) failed++;
         if (o.verbose)
           console.error(`# c${cycle}/${o.cycles} ${st.id.padEnd(12)} ${passed ? 'PASS' : 'FAIL'} verified=${fmt(verified)} gesture=${fmt(t1 - t0)} app=${fmt(app)} overhead=${fmt(r.overhead)} captures=${captures} cpu=${cpuStep.toFixed(2)}`);
+      }
+      else if (!passed) {
+        console.log(`# setup step ${st.id} did not pass within ${st.timeout_ms} ms`);
+        failed++;
       }
       const c1 = cpuMs();
       benchCpu += c1 - c0;
