@@ -1,5 +1,6 @@
 /* bench_steps: driver overhead and library CPU per verified step, on the
- * fixture map app, through the public runner (sc_run_scenario).
+ * fixture map app (or any scenario and URL, e.g. real JOSM through noVNC:
+ * bench/josm.sh), through the public runner (sc_run_scenario).
  *
  * For each step result:
  *   verified_ms   first input sent -> capture on which all expectations held
@@ -8,7 +9,8 @@
  *                 timing records over CDP after the step (window.__inputs,
  *                 window.__paints; page clock): timeStamp of the step's
  *                 first input event -> the animation frame after the last
- *                 paint the app made for the step;
+ *                 paint the app made for the step; nan on pages without
+ *                 those records (JOSM), and so is overhead_ms;
  *   overhead_ms   verified_ms - app_ms: input transport, capture latency,
  *                 the second (confirming) capture, decode and judging;
  *   cpu_ms        user+sys CPU of this process between the end of the

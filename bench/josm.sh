@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Per-step verified_ms on REAL JOSM (examples/josm/rig.sh: Xvfb, JOSM,
+# x11vnc, noVNC), stepcheck vs the playwright-core peer, same rig, same run.
+#
+#   bench/josm.sh [--cycles K] [--out DIR] [--display N]
+#
+# Defaults: 20 cycles of examples/josm/josm.json, DIR out/bench-josm/,
+# display 57 (VNC port 5957, web port 6057). Builds bench_steps in
+# build-bench/ and installs playwright-core when missing, as bench/run.sh does.
+#
+# Each tool gets a freshly started JOSM (rig.sh start, state dir under a
+# mktemp dir; rig.sh stop before the next start): the C run leaves JOSM with
+# a warmed-up JIT and 20 cycles of history behind it, so sharing one JOSM
+# would favour whichever tool runs second. Both tools must start from the
+# same screen: before each run the map, Tags and Selection areas are read
+# from the X display itself (lossless, not through noVNC) and hashed; the two
+# hashes are compared and the result is printed (a mismatch is reported, the
+# numbers are still printed). The same hash after each run shows whether the
+# run left JOSM as it found it.
+#
+# Output: DIR/steps.txt, DIR/steps-peer.txt (raw, stderr in *.err: one line
+# per step), DIR/machine.txt, DIR/summary.txt (also on stdout). JOSM has no
+# paint records, so there is no app time-to-pixel: the summary compares
+# verified_ms. Exit 0 when every stepcheck step passed, 1 otherwise or on
+# error. The rig and every browser are stopped on exit, error and ^C.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CYCLES=20
+OUT="$ROOT/out/bench-josm"
+DISPLAY_NUM=57
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cycles) CYCLES=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --display) DISPLAY_NUM=$2; shift 2 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) echo "josm.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[[ "$CYCLES" =~ ^[1-9][0-9]*$ ]] || { echo "josm.sh: --cycles must be a positive number" >&2; exit 2; }
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+BUILD="$ROOT/build-bench"
+BIN="$BUILD/bench"
+PEER="$ROOT/bench/peer"
+RIG="$ROOT/examples/josm/rig.sh"
+SCEN="$ROOT/examples/josm/josm.json"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/stepcheck-bench-josm.XXXXXX")
+STATE="$TMP/rig"
+export BENCH_PIDFILE="$TMP/pids"
+: > "$BENCH_PIDFILE"
+CUR=""
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ -n "$CUR" ] && kill -0 "$CUR" 2>/dev/null; then
+    kill -TERM "$CUR" 2>/dev/null || true
+    sleep 1
+    kill -KILL "$CUR" 2>/dev/null || true
+  fi
+  local p
+  while read -r p; do
+    [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] || continue
+    tr '\0' ' ' < "/proc/$p/cmdline" | grep -q chrom || continue
+    kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
+    sleep 0.5
+    kill -KILL -- "-$p" 2>/dev/null || true
+  done < "$BENCH_PIDFILE"
+  [ -e "$STATE" ] && "$RIG" stop --state "$STATE" 2>/dev/null
+  rm -rf -- "$TMP"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "josm.sh: interrupted" >&2; exit 130' INT
+trap 'exit 143' TERM
+
+echo "== build ($BUILD)" >&2
+cmake -S "$ROOT" -B "$BUILD" -DSTEPCHECK_BENCH=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$OUT/build.log"
+cmake --build "$BUILD" -j"$(nproc)" --target bench_steps >> "$OUT/build.log" 2>&1 ||
+  { tail -n 30 "$OUT/build.log" >&2; exit 1; }
+if [ ! -f "$PEER/node_modules/playwright-core/package.json" ]; then
+  echo "== npm install playwright-core ($PEER)" >&2
+  (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund > "$OUT/npm.log" 2>&1) ||
+    (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund >> "$OUT/npm.log" 2>&1)
+fi
+rm -f "$OUT"/steps*.txt "$OUT"/steps*.err
+
+dirty=""
+git -C "$ROOT" diff --quiet HEAD -- lib include 2>/dev/null || dirty=" (+ uncommitted changes in lib/ or include/)"
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)$dirty"
+  echo "nproc=$(nproc) cpu=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\""
+  echo "mem=\"$(free -m | awk '/^Mem:/ {print $2 " MiB"}')\" load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "chromium=\"$(/usr/bin/chromium --version 2>/dev/null | head -1)\" node=$(node --version)"
+  echo "playwright-core=$(node -p "require('$PEER/node_modules/playwright-core/package.json').version")"
+  echo "josm=\"$(dpkg-query -W -f '${Version}' josm 2>/dev/null || echo '?')\" rig=\"rig.sh start --display $DISPLAY_NUM (stock noVNC: lossy Tight/JPEG)\" cycles=$CYCLES"
+} > "$OUT/machine.txt"
+
+# Hash of the map, Tags and Selection areas (josm.json's drift regions) read
+# from the X display, once two reads 0.3 s apart agree (5 tries).
+screen_hash() {
+  local prev="" h r x y w h2
+  for _ in 1 2 3 4 5; do
+    h=""
+    for r in 39,64,1225,813 1272,234,323,180 1272,450,323,180; do
+      IFS=, read -r x y w h2 <<< "$r"
+      h="$h$(DISPLAY=":$DISPLAY_NUM" import -silent -window root -crop "${w}x${h2}+${x}+${y}" +repage \
+        -depth 8 rgb:- | sha1sum | cut -c1-12)"
+    done
+    [ "$h" = "$prev" ] && break
+    prev=$h
+    sleep 0.3
+  done
+  printf '%s\n' "$h"
+}
+
+# bench NAME CMD...: fresh rig, start screen, CMD with URL, end screen, stop.
+declare -A START END RC
+bench() {
+  local name=$1; shift
+  echo "== rig start (display :$DISPLAY_NUM)" >&2
+  local url
+  url=$("$RIG" start --display "$DISPLAY_NUM" --state "$STATE" 2> "$OUT/$name.rig.log") ||
+    { cat "$OUT/$name.rig.log" >&2; exit 1; }
+  START[$name]=$(screen_hash)
+  echo "== $name: $* --url $url" >&2
+  "$@" --url "$url" > "$OUT/$name.txt" 2> "$OUT/$name.err" &
+  CUR=$!
+  local rc=0
+  wait "$CUR" || rc=$?
+  CUR=""
+  RC[$name]=$rc
+  [ "$rc" -eq 0 ] || { echo "   $name exited with $rc; see $OUT/$name.err" >&2; tail -n 3 "$OUT/$name.err" >&2 || true; }
+  END[$name]=$(screen_hash)
+  "$RIG" stop --state "$STATE" 2>> "$OUT/$name.rig.log"
+}
+
+bench steps "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" -v
+bench steps-peer node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verbose 1
+
+{
+  node "$PEER/summary.js" "$OUT"
+  echo
+  same=no
+  [ "${START[steps]}" = "${START[steps-peer]}" ] && same=yes
+  echo "Start screen (map+tags+selection, read natively): stepcheck ${START[steps]}, playwright ${START[steps-peer]}: same=$same"
+  for n in steps steps-peer; do
+    t=stepcheck
+    [ "$n" = steps ] || t=playwright
+    left=changed
+    [ "${START[$n]}" = "${END[$n]}" ] && left=unchanged
+    echo "  $t: exit ${RC[$n]}; screen after $CYCLES cycles $left"
+  done
+} > "$OUT/summary.txt"
+cat "$OUT/summary.txt"
+ok=1
+[ "${RC[steps]}" = 0 ] || ok=0
+nsteps=$(node -p "require('$SCEN').cycle.length")
+grep -q "^tool=stepcheck case=all n=$((CYCLES * nsteps)) pass=$((CYCLES * nsteps)) " "$OUT/steps.txt" || ok=0
+[ "$ok" = 1 ]
