@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every benchmark and print a summary with stepcheck/peer ratios.
 #
-#   bench/run.sh [--runs N] [--cycles K] [--out DIR]
+#   bench/run.sh [--runs N] [--cycles K] [--out DIR] [--josm [--josm-cycles J]]
 #
 # Builds the benchmarks in build-bench/ (STEPCHECK_BENCH=ON), installs
 # playwright-core into bench/peer/node_modules when missing (npm), then runs,
@@ -11,9 +11,9 @@
 #   decode   bench_png on a generated map and on Chromium's own PNGs;
 #   text     bench_text, when the text layer has one;
 #   steps    bench_steps and peer/steps.js, K cycles of the fixture map app's
-#            seven steps each, back to back.
-# Capture and steps also run stepcheck with one launch flag added (tool
-# "stepcheck+nsurf", see NSURF below).
+#            seven steps each, back to back;
+#   josm     (only with --josm) bench/josm.sh: the same comparison on real
+#            JOSM through noVNC, J cycles (default 20), output in DIR/josm/.
 # Raw output goes to DIR (default out/bench/), the summary to stdout and
 # DIR/summary.txt. Every browser started is stopped, also on failure or ^C.
 set -euo pipefail
@@ -22,12 +22,16 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUNS=30
 CYCLES=10
 OUT="$ROOT/out/bench"
+JOSM=0
+JOSM_CYCLES=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) RUNS=$2; shift 2 ;;
     --cycles) CYCLES=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --josm) JOSM=1; shift ;;
+    --josm-cycles) JOSM_CYCLES=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -45,7 +49,8 @@ CUR=""
 cleanup() {
   if [ -n "$CUR" ] && kill -0 "$CUR" 2>/dev/null; then
     kill -TERM "$CUR" 2>/dev/null || true
-    sleep 1
+    # josm.sh needs a few seconds to stop its rig after TERM
+    for _ in $(seq 60); do kill -0 "$CUR" 2>/dev/null || break; sleep 0.5; done
     kill -KILL "$CUR" 2>/dev/null || true
   fi
   local p
@@ -91,23 +96,24 @@ if [ ! -f "$PEER/node_modules/playwright-core/package.json" ]; then
     (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund >> "$OUT/npm.log" 2>&1)
 fi
 
+rm -f "$OUT"/*.txt "$OUT"/*.err
+dirty=""
+git -C "$ROOT" diff --quiet HEAD -- lib include 2>/dev/null || dirty=" (+ uncommitted changes in lib/ or include/)"
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)"
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)$dirty"
   echo "nproc=$(nproc) cpu=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\""
   echo "mem=\"$(free -m | awk '/^Mem:/ {print $2 " MiB"}')\" load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
   echo "chromium=\"$(/usr/bin/chromium --version 2>/dev/null | head -1)\" node=$(node --version)"
   echo "playwright-core=$(node -p "require('$PEER/node_modules/playwright-core/package.json').version")"
 } > "$OUT/machine.txt"
 
-# Playwright launches Chromium with --enable-features=CDPScreenshotNewSurface
-# (among its defaults); stepcheck's launcher does not. The "+nsurf" variant
-# runs stepcheck with that one flag added, to show what it is worth.
-NSURF=(--browser-arg --enable-features=CDPScreenshotNewSurface)
+# Both sides launch Chromium with --enable-features=CDPScreenshotNewSurface:
+# Playwright among its defaults, stepcheck's launcher since it was measured
+# here to save one frame per small capture (docs/benchmarks.md).
 
-# Capture cost, same page: C, peer, C variant.
+# Capture cost, same page: C, peer.
 run capture-canvas "$BIN/bench_capture" -n "$RUNS"
 run capture-canvas-peer node "$PEER/capture.js" --n "$RUNS" --save_png "$OUT/png"
-run capture-canvas-nsurf "$BIN/bench_capture" -n "$RUNS" --tool stepcheck+nsurf "${NSURF[@]}"
 MAPAPP="$ROOT/fixtures/mapapp/index.html"
 if [ -f "$MAPAPP" ]; then
   run capture-mapapp "$BIN/bench_capture" -n "$RUNS" --url "file://$MAPAPP?delay=0" --label mapapp
@@ -125,11 +131,22 @@ done
 if [ -f "$ROOT/fixtures/mapapp/seven-steps.json" ] && [ -f "$MAPAPP" ]; then
   run steps "$BIN/bench_steps" --cycles "$CYCLES" -v
   run steps-peer node "$PEER/steps.js" --cycles "$CYCLES" --verbose 1
-  run steps-nsurf "$BIN/bench_steps" --cycles "$CYCLES" -v --label stepcheck+nsurf "${NSURF[@]}"
 else
   echo "   steps: fixtures/mapapp/ not there yet; skipped" >&2
 fi
 
 # Summary tables with ratios stepcheck/peer.
 node "$PEER/summary.js" "$OUT" > "$OUT/summary.txt"
+
+# Real JOSM (starts its own rig on display 57 and stops it).
+if [ "$JOSM" = 1 ]; then
+  echo "== josm: bench/josm.sh --cycles $JOSM_CYCLES --out $OUT/josm" >&2
+  rc=0
+  "$ROOT/bench/josm.sh" --cycles "$JOSM_CYCLES" --out "$OUT/josm" > /dev/null &
+  CUR=$!
+  wait "$CUR" || rc=$?
+  CUR=""
+  [ "$rc" -eq 0 ] || echo "   josm.sh exited with $rc; see $OUT/josm/" >&2
+  { echo; echo "Real JOSM (bench/josm.sh, $OUT/josm/)"; sed -n '/^Steps on/,$p' "$OUT/josm/summary.txt" 2>/dev/null; } >> "$OUT/summary.txt"
+fi
 cat "$OUT/summary.txt"
