@@ -60,10 +60,10 @@ SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
   }
   sc__free(ws);
   if (rc) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc__errsave e;
+    sc__err_save(&e);
     sc_browser_free(b);
-    return sc__err(rc, "%s", msg);
+    return sc__err_restore(&e, rc);
   }
   *out = b;
   return 0;

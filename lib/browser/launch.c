@@ -257,10 +257,10 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
     rc = sc__browser_attach_ws(b, url, left > 1000 ? left : 1000);
   }
   if (rc) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc__errsave e;
+    sc__err_save(&e);
     sc_browser_free(b);
-    return sc__err(rc, "%s", msg);
+    return sc__err_restore(&e, rc);
   }
   *out = b;
   return 0;

@@ -44,10 +44,10 @@ int sc__client_connect(sc__client **out, const char *ws_url,
   double timeout = opts && opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
   rc = sc__ws_open(cl, ws_url, timeout);
   if (rc) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc__errsave e;
+    sc__err_save(&e);
     sc__client_free(cl);
-    return sc__err(rc, "%s", msg);
+    return sc__err_restore(&e, rc);
   }
   *out = cl;
   return 0;

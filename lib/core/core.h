@@ -22,6 +22,14 @@ char *sc__asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set this thread's detailed error message and return err (negative sc_error),
  * so failures read: return sc__err(SC_EIO, "open %s: %s", path, strerror(errno)); */
 int sc__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* This thread's message, kept across cleanup that may itself fail:
+ *   sc__errsave e; sc__err_save(&e); thing_free(x); return sc__err_restore(&e, rc); */
+typedef struct sc__errsave {
+  char msg[1024];
+} sc__errsave;
+void sc__err_save(sc__errsave *e);
+int sc__err_restore(const sc__errsave *e, int err);
+
 /* Clear this thread's message (used by tests). */
 void sc__err_clear(void);
 

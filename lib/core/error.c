@@ -30,6 +30,10 @@ int sc__err(int err, const char *fmt, ...) {
   return err;
 }
 
+void sc__err_save(sc__errsave *e) { snprintf(e->msg, sizeof e->msg, "%s", t_msg); }
+
+int sc__err_restore(const sc__errsave *e, int err) { return sc__err(err, "%s", e->msg); }
+
 void sc__err_clear(void) { t_msg[0] = '\0'; }
 
 SC_EXTERN const char *sc_version(void) { return SC_VERSION_STRING; }

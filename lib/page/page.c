@@ -202,10 +202,10 @@ SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
   if (rc == 0) rc = wait_canvas(p);
   p->opts.canvas_selector = NULL; /* borrowed: not kept past open */
   if (rc < 0) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", sc_errmsg());
+    sc__errsave e;
+    sc__err_save(&e);
     sc_page_free(p);
-    return sc__err(rc, "%s", msg);
+    return sc__err_restore(&e, rc);
   }
   *out = p;
   return 0;

@@ -160,14 +160,14 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     rc = run_steps(&r, rr, rr->cycles);
   }
   if (rc < 0) rr->error = sc__strdup(sc_errmsg());
-  char keep[1024];
-  snprintf(keep, sizeof keep, "%s", sc_errmsg());
+  sc__errsave keep;
+  sc__err_save(&keep);
   sc__runner_clear(&r);
   sc_page_free(page);
   sc_browser_free(own);
   int drift_fail = s->drift == SC_DRIFT_FAIL && rr->ndrift > 0;
   rr->passed = rc == 0 && rr->steps_failed == 0 && rr->nresults > 0 && !drift_fail;
-  if (rc < 0) sc__err(rc, "%s", keep);
+  if (rc < 0) sc__err_restore(&keep, rc);
   return rc;
 }
 
