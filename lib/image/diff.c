@@ -58,6 +58,8 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff, const
     const uint8_t *p = a->px + (size_t)(ra.y + y) * a->stride + (size_t)ra.x * 4;
     const uint8_t *q = b->px + (size_t)(rb.y + y) * b->stride + (size_t)rb.x * 4;
     uint8_t *o = out ? out->px + (size_t)y * out->stride : NULL;
+    /* Most rows of a screenshot pair are identical: skip them whole. */
+    if (!o && memcmp(p, q, (size_t)ra.w * 4) == 0) continue;
     for (int x = 0; x < ra.w; x++, p += 4, q += 4) {
       int same = p[0] == q[0] && p[1] == q[1] && p[2] == q[2];
       int differs = !same && (exact || yiq_delta(p, q) > max_delta);

@@ -51,11 +51,12 @@ typedef struct sc__runner {
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
 
-/* Capture guest rect clip into f (replaced). *ms gets the cost. When prev
- * is given and this capture's bytes equal prev's, its image is copied
- * instead of decoded and *same is set: the screen did not change. */
+/* Capture guest rect clip into f (replaced). *ms gets the cost. When this
+ * capture's bytes equal those of prev (then *same is set: nothing changed
+ * since) or of also (e.g. the pre-gesture capture), that frame's image is
+ * copied instead of decoded. prev, also and same may be NULL. */
 int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
-                       const sc__frame *prev, int *same);
+                       const sc__frame *prev, int *same, const sc__frame *also);
 /* Capture until two consecutive captures are identical, at most until
  * deadline (monotonic ms); 0, SC_ETIMEDOUT (f holds the last capture). */
 int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline);

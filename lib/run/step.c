@@ -32,7 +32,7 @@ typedef struct poll {
 static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad,
                      int *same) {
   double ms = 0;
-  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, prev, same);
+  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, prev, same, ps->ctx.before);
   if (rc < 0) return rc;
   double t = sc__now_ms() - ps->t0;
   ps->res->captures++;
