@@ -300,13 +300,8 @@ int main(int argc, char **argv) {
     goto out;
   }
   note_pid(sc_browser_pid(b));
-  sc_page_options po = SC_PAGE_OPTIONS_INIT;
-  po.viewport_w = s->viewport_w;
-  po.viewport_h = s->viewport_h;
-  po.guest_w = s->guest_w;
-  po.guest_h = s->guest_h;
-  po.wheel_delta = s->wheel_delta;
-  po.notch_spacing_ms = s->notch_spacing_ms;
+  sc_page_options po;
+  sc_run_page_options(&po, s);
   if (sc_page_open(&p, b, url, &po) < 0) {
     fprintf(stderr, "bench_steps: open %s: %s\n", url, sc_errmsg());
     goto out;

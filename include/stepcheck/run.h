@@ -70,6 +70,13 @@ typedef struct sc_run_options {
 #define SC_RUN_OPTIONS_INIT {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL}
 
 /**
+ * Page options for a scenario: its viewport, guest size and input profile,
+ * the rest defaults. For harnesses that open the page themselves and pass it
+ * in sc_run_options.page.
+ */
+SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s);
+
+/**
  * Run a scenario: open its page, run the setup steps, then `cycles` cycles of
  * its steps, judging each step on the pixels.
  * @param out the result, the caller's (sc_run_result_free); set even when the

@@ -119,6 +119,17 @@ static int run_steps(sc__runner *r, sc_run_result *rr, int cycles) {
   return rc;
 }
 
+SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s) {
+  sc_page_options po = SC_PAGE_OPTIONS_INIT;
+  po.viewport_w = s->viewport_w;
+  po.viewport_h = s->viewport_h;
+  po.guest_w = s->guest_w;
+  po.guest_h = s->guest_h;
+  po.wheel_delta = s->wheel_delta;
+  po.notch_spacing_ms = s->notch_spacing_ms;
+  *out = po;
+}
+
 SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
                               const sc_run_options *opts) {
   *out = NULL;
@@ -145,13 +156,8 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     b = own;
   }
   if (rc == 0 && !use) {
-    sc_page_options po = SC_PAGE_OPTIONS_INIT;
-    po.viewport_w = s->viewport_w;
-    po.viewport_h = s->viewport_h;
-    po.guest_w = s->guest_w;
-    po.guest_h = s->guest_h;
-    po.wheel_delta = s->wheel_delta;
-    po.notch_spacing_ms = s->notch_spacing_ms;
+    sc_page_options po;
+    sc_run_page_options(&po, s);
     rc = sc_page_open(&page, b, opts->url ? opts->url : s->url, &po);
     use = page;
   }
