@@ -48,5 +48,38 @@ expect capture-wrong-guest 3 "want 1280x720" env "$cli" capture \
 expect read-scale-missing 2 "nope.png" "$cli" read-scale "$tmp/nope.png"
 expect ocr-needs-glyphs 2 "usage" "$cli" ocr "$tmp/cap.png"
 
+# No live (non-zombie) process left in process group $1 within 3 s; killed
+# helpers are reaped by init in their own time.
+group_gone() {
+  for _ in $(seq 1 30); do
+    ps -o stat= -g "$1" 2>/dev/null | grep -qv '^Z' || return 0
+    sleep 0.1
+  done
+  ps -o pid,stat,comm -g "$1"
+  return 1
+}
+
+# The browser dies mid-run: exit 3, the table and report.json still written,
+# with the error, and no Chromium process of that run left behind.
+"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --cycles 50 \
+  --report "$tmp/crash" >"$tmp/crash.out" 2>"$tmp/crash.err" &
+runpid=$!
+for _ in $(seq 1 100); do
+  grep -q "select-b" "$tmp/crash.err" 2>/dev/null && break
+  sleep 0.1
+done
+browser=$(pgrep -P "$runpid" | head -1)
+[ -n "$browser" ] && kill -9 "$browser"
+wait "$runpid"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q "RESULT: VOID" "$tmp/crash.out" &&
+   grep -q "connection closed" "$tmp/crash.err" &&
+   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['error'] and not r['passed']" \
+     "$tmp/crash/report.json" && group_gone "$browser"; then
+  pass=$((pass + 1))
+else
+  echo "FAIL browser-dies: exit $rc"; tail -3 "$tmp/crash.err"; fail=$((fail + 1))
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

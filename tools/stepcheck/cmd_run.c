@@ -1,9 +1,24 @@
 /* stepcheck run: run a scenario, print progress and the table, write reports. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* mkdir -p; 0 or -1 with errno. */
+static int make_dirs(const char *path) {
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(buf, 0755) < 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
 
 typedef struct progress {
   int tty, quiet, passes, fails;
@@ -60,6 +75,8 @@ int cmd_run(int argc, char **argv) {
   }
   if (!path) return cli_err(EXIT_USAGE, "usage: stepcheck run SCENARIO [options]");
 
+  if (report && make_dirs(report) < 0)
+    return cli_err(EXIT_USAGE, "run: --report %s: %s", report, strerror(errno));
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
   if (rc < 0) return cli_input_err(rc, "scenario");
