@@ -24,6 +24,7 @@
 # verified_ms. Exit 0 when every stepcheck step passed, 1 otherwise or on
 # error. The rig and every browser are stopped on exit, error and ^C.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CYCLES=20
@@ -60,14 +61,7 @@ cleanup() {
     sleep 1
     kill -KILL "$CUR" 2>/dev/null || true
   fi
-  local p
-  while read -r p; do
-    [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] || continue
-    tr '\0' ' ' < "/proc/$p/cmdline" | grep -q chrom || continue
-    kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
-    sleep 0.5
-    kill -KILL -- "-$p" 2>/dev/null || true
-  done < "$BENCH_PIDFILE"
+  stop_noted_browsers
   [ -e "$STATE" ] && "$RIG" stop --state "$STATE" 2>/dev/null
   rm -rf -- "$TMP"
   exit "$rc"

@@ -17,6 +17,7 @@
 # Raw output goes to DIR (default out/bench/), the summary to stdout and
 # DIR/summary.txt. Every browser started is stopped, also on failure or ^C.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUNS=30
@@ -53,14 +54,7 @@ cleanup() {
     for _ in $(seq 60); do kill -0 "$CUR" 2>/dev/null || break; sleep 0.5; done
     kill -KILL "$CUR" 2>/dev/null || true
   fi
-  local p
-  while read -r p; do
-    [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] || continue
-    tr '\0' ' ' < "/proc/$p/cmdline" | grep -q chrom || continue
-    kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
-    sleep 0.5
-    kill -KILL -- "-$p" 2>/dev/null || true
-  done < "$BENCH_PIDFILE"
+  stop_noted_browsers
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
