@@ -35,7 +35,8 @@ typedef struct sc_step_result {
 typedef struct sc_drift {
   int cycle;
   const char *region;     /**< borrowed */
-  long pixels;
+  long pixels;            /**< differing pixels; -1 when it could not be compared
+                                (the screen was not at rest at the cycle's start or end) */
 } sc_drift;
 
 typedef struct sc_run_result {

@@ -156,7 +156,10 @@ static int judge_text(sc__verdict *v, const sc_expect *e, const char *rn, sc_rec
     snprintf(v->reason, sizeof v->reason, "text in %s \"%s\" %s /%s/", rn, txt,
              v->holds ? "matches" : "does not match", e->text_match);
   }
-  v->shows_change = v->holds;
+  /* A change only if the text on screen before the gesture was another. */
+  char was[256];
+  v->shows_change =
+      v->holds && (sc__text_read(was, sizeof was, c->before, r, e->glyphs) < 0 || strcmp(was, txt));
   return 0;
 }
 

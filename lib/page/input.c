@@ -86,8 +86,11 @@ static int key_event(sc_page *p, const char *type, const sc__keydef *k, int modi
 SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
   if (!name || !*name) return sc__err(SC_EINVAL, "key: empty key name");
   if (repeat < 1) return sc__err(SC_EINVAL, "key %s: repeat %d < 1", name, repeat);
-  /* Split "Control+Shift+a": modifiers first, the key last. A lone "+"
-   * or a trailing "++" means the plus key itself. */
+  /* Split "Control+Shift+a": modifiers first, the key last ("Plus" names
+   * the plus key; a trailing "+" is an error, not a bare modifier). */
+  size_t nlen = strlen(name);
+  if (nlen > 1 && name[nlen - 1] == '+')
+    return sc__err(SC_EINVAL, "key %s: nothing after the last '+'", name);
   char buf[128];
   if (strlen(name) >= sizeof buf) return sc__err(SC_EINVAL, "key: name too long");
   strcpy(buf, name);

@@ -101,10 +101,15 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (rc) return rc;
   cycle_lines(out, r);
 
-  for (size_t i = 0; i < r->ndrift; i++)
-    fprintf(out, "drift: cycle %d, region %s: %ld px differ from the cycle start\n",
-            r->drift[i].cycle, r->drift[i].region ? r->drift[i].region : "?",
-            r->drift[i].pixels);
+  for (size_t i = 0; i < r->ndrift; i++) {
+    const sc_drift *d = &r->drift[i];
+    if (d->pixels < 0)
+      fprintf(out, "drift: cycle %d, region %s: not compared (screen not at rest at the "
+                   "cycle's start or end)\n", d->cycle, d->region ? d->region : "?");
+    else
+      fprintf(out, "drift: cycle %d, region %s: %ld px differ from the cycle start\n", d->cycle,
+              d->region ? d->region : "?", d->pixels);
+  }
   if (r->error) {
     fputs("error: ", out);
     put_line(out, r->error);

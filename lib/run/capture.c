@@ -19,7 +19,7 @@ static int same_bytes(const sc__frame *k, sc_rect clip, const char *raw, size_t 
          !memcmp(k->raw, raw, len);
 }
 
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
+int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms, double *reply,
                        const sc__frame *prev, int *same, const sc__frame *also) {
   double t0 = sc__now_ms();
   char *b64 = NULL;
@@ -27,6 +27,7 @@ int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
   if (same) *same = 0;
   int rc = r->io.capture(r->io.ctx, &b64, &len, clip, r->o->fast_capture);
   if (rc < 0) return rc;
+  if (reply) *reply = sc__now_ms();
   sc_image *img = NULL;
   const sc__frame *known = same_bytes(prev, clip, b64, len)   ? prev
                            : same_bytes(also, clip, b64, len) ? also
@@ -55,11 +56,11 @@ int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double
   sc__frame prev = {0};
   int rc, same = 0;
   for (;;) {
-    rc = sc__runner_capture(r, f, clip, NULL, &prev, &same, NULL);
+    rc = sc__runner_capture(r, f, clip, NULL, NULL, &prev, &same, NULL);
     if (rc < 0) break;
     if (prev.img && (same || sc__frame_equal(&prev, f, clip))) break;
     if (sc__now_ms() >= deadline) {
-      rc = sc__err(SC_ETIMEDOUT, "screen not at rest");
+      rc = SC__NOT_AT_REST;
       break;
     }
     sc__frame_move(&prev, f);
@@ -105,16 +106,25 @@ const sc_image *sc__runner_baseline(void *ud, const char *path) {
   }
   r->baselines = n;
   n[r->nbaselines].path = sc__strdup(path);
+  if (!n[r->nbaselines].path) {
+    sc_image_free(img);
+    return NULL;
+  }
   n[r->nbaselines].img = img;
   r->nbaselines++;
   return img;
 }
 
-void sc__runner_clear(sc__runner *r) {
+void sc__runner_snaps_clear(sc__runner *r) {
   for (size_t i = 0; i < r->nsnaps; i++) {
     sc__free(r->snaps[i].name);
     sc__frame_free(&r->snaps[i].f);
   }
+  r->nsnaps = 0;
+}
+
+void sc__runner_clear(sc__runner *r) {
+  sc__runner_snaps_clear(r);
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {
     sc__free(r->baselines[i].path);

@@ -47,9 +47,13 @@ static int push_result(sc_run_result *rr, sc_step_result *res) {
   return 0;
 }
 
-/* The cycle's start: the snapshot named "start" (at rest, pointer parked). */
-static int cycle_start(sc__runner *r, const sc_step *first) {
+/* The cycle's start: no snapshot of an earlier cycle survives it, and the
+ * snapshot named "start" is taken at rest with the pointer parked. When the
+ * screen does not come to rest there is no "start": what compares with it
+ * fails ("no snapshot start") instead of comparing with a moving picture. */
+int sc__runner_cycle_start(sc__runner *r, const sc_step *first) {
   const sc_scenario *s = r->s;
+  sc__runner_snaps_clear(r);
   if (s->has_park) {
     int rc = r->io.move(r->io.ctx, s->park);
     if (rc < 0) return rc;
@@ -57,9 +61,17 @@ static int cycle_start(sc__runner *r, const sc_step *first) {
   sc__frame f = {0};
   int rc = sc__runner_capture_settled(r, &f, all_regions(s),
                                       sc__now_ms() + (first ? first->timeout_ms : 8000));
-  if (rc == 0 || rc == SC_ETIMEDOUT) rc = sc__runner_snap_put(r, "start", &f);
+  if (rc == 0) rc = sc__runner_snap_put(r, "start", &f);
   sc__frame_free(&f);
-  return rc;
+  return rc < 0 ? rc : 0;
+}
+
+static int add_drift(sc_run_result *rr, int cycle, const char *region, long pixels) {
+  sc_drift *d = sc__realloc(rr->drift, (rr->ndrift + 1) * sizeof *d);
+  if (!d) return sc__err(SC_ENOMEM, "runner: out of memory");
+  rr->drift = d;
+  d[rr->ndrift++] = (sc_drift){cycle, region, pixels};
+  return 0;
 }
 
 /* After a cycle: every drift region compared with the cycle's start. */
@@ -72,26 +84,27 @@ static int check_drift(sc__runner *r, sc_run_result *rr, int cycle) {
   }
   sc__frame f = {0};
   int rc = sc__runner_capture_settled(r, &f, all_regions(s), sc__now_ms() + 8000);
-  if (rc < 0 && rc != SC_ETIMEDOUT) return rc;
+  if (rc < 0) return rc;
+  /* Not at rest at the end, or no "start" to compare with: a region that
+   * cannot be compared is reported (pixels -1), never taken as no drift. */
   const sc__frame *start = sc__runner_snap_get(r, "start");
+  int comparable = rc == 0 && start;
+  rc = 0;
   size_t n = s->ndrift ? s->ndrift : s->nregions;
-  for (size_t i = 0; i < n && start; i++) {
+  for (size_t i = 0; i < n && rc == 0; i++) {
     const sc_region *reg = &s->regions[s->ndrift ? (size_t)s->drift_regions[i] : i];
     sc_rect a, b;
     size_t diff = 0;
-    if (sc__frame_sub(start, reg->r, &a) < 0 || sc__frame_sub(&f, reg->r, &b) < 0) continue;
     sc_diff_options dopt = SC_DIFF_OPTIONS_INIT;
     dopt.threshold = s->drift_threshold;
-    if (sc_image_diff(&diff, NULL, NULL, start->img, a, f.img, b, &dopt) < 0 ||
-        (long)diff <= s->drift_max_pixels)
-      continue;
-    sc_drift *d = sc__realloc(rr->drift, (rr->ndrift + 1) * sizeof *d);
-    if (!d) break;
-    rr->drift = d;
-    d[rr->ndrift++] = (sc_drift){cycle, reg->name, (long)diff};
+    if (!comparable || sc__frame_sub(start, reg->r, &a) < 0 || sc__frame_sub(&f, reg->r, &b) < 0 ||
+        sc_image_diff(&diff, NULL, NULL, start->img, a, f.img, b, &dopt) < 0)
+      rc = add_drift(rr, cycle, reg->name, -1);
+    else if ((long)diff > s->drift_max_pixels)
+      rc = add_drift(rr, cycle, reg->name, (long)diff);
   }
   sc__frame_free(&f);
-  return 0;
+  return rc;
 }
 
 static int run_steps(sc__runner *r, sc_run_result *rr, int cycles) {
@@ -107,7 +120,7 @@ static int run_steps(sc__runner *r, sc_run_result *rr, int cycles) {
     if (!res.passed && rc == 0) return 0; /* the app is not where the cycle expects it */
   }
   for (int c = 1; c <= cycles && rc == 0; c++) {
-    if ((rc = cycle_start(r, s->nsteps ? &s->steps[0] : NULL)) < 0) break;
+    if ((rc = sc__runner_cycle_start(r, s->nsteps ? &s->steps[0] : NULL)) < 0) break;
     for (size_t i = 0; i < s->nsteps && rc == 0; i++) {
       sc_step_result res;
       rc = sc__runner_step(r, &res, &s->steps[i], s->nsetup + i, c);

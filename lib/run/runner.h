@@ -51,24 +51,33 @@ typedef struct sc__runner {
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
 
-/* Capture guest rect clip into f (replaced). *ms gets the cost. When this
+/* Capture guest rect clip into f (replaced). *ms gets the whole cost
+ * (round trip and decode), *reply the time the reply arrived. When this
  * capture's bytes equal those of prev (then *same is set: nothing changed
  * since) or of also (e.g. the pre-gesture capture), that frame's image is
  * copied instead of decoded. prev, also and same may be NULL. */
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms,
+int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms, double *reply,
                        const sc__frame *prev, int *same, const sc__frame *also);
 /* Capture until two consecutive captures are identical, at most until
- * deadline (monotonic ms); 0, SC_ETIMEDOUT (f holds the last capture). */
+ * deadline (monotonic ms). 0 when at rest; SC__NOT_AT_REST (positive: not
+ * an error) when the deadline came first, f then holds the last capture;
+ * negative sc_error when a capture failed (a CDP timeout among them). */
+#define SC__NOT_AT_REST 1
 int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline);
 
 /* Remember a frame under a name (replacing an older one); f is moved in. */
 int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
 const sc__frame *sc__runner_snap_get(void *r, const char *name);
+/* Forget every snapshot (a new cycle starts: none may leak into it). */
+void sc__runner_snaps_clear(sc__runner *r);
 const sc_image *sc__runner_baseline(void *r, const char *path);
 void sc__runner_clear(sc__runner *r);
 
 /* Work out what each step must capture (r->need). */
 int sc__runner_plan(sc__runner *r);
+
+/* Start a cycle: forget every snapshot, park, take "start" at rest. */
+int sc__runner_cycle_start(sc__runner *r, const sc_step *first);
 
 /* Run one step (index into setup when setup is set, else into the cycle). */
 int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t need_index,

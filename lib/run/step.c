@@ -21,45 +21,56 @@ typedef struct poll {
   double t0;
   double capsum;   /* cost of the captures after the first input */
   double cap_last; /* cost of the latest capture, to fit captures into pauses */
-  int last_all;    /* verdicts of the latest judged capture */
-  size_t last_bad;
+  double last_t;   /* reply time of the latest capture, ms after the first input */
 } poll;
 
+/* *all and *first_bad from the verdicts in ps->v. */
+static void tally(poll *ps, int *all, size_t *first_bad) {
+  *all = 1;
+  *first_bad = ps->st->nexpect;
+  for (size_t i = 0; i < ps->st->nexpect; i++)
+    if (!ps->v[i].holds) {
+      *all = 0;
+      if (*first_bad == ps->st->nexpect) *first_bad = i;
+    }
+}
+
 /* Capture U into f and judge every expectation on it; *all = all hold,
- * *same = the capture is byte-identical to prev (so stable, and judged as
- * prev was: no decode, no diff). Returns 1 when any expectation shows an
- * expected change, negative on error. */
+ * *same = the capture is byte-identical to prev. An identical capture is
+ * not decoded nor judged again: every verdict depends only on the pixels
+ * and fixed references, except "stable", which now holds (0 px changed).
+ * Times are those of the capture's reply. Returns 1 when any expectation
+ * shows an expected change, negative on error. */
 static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad,
                      int *same) {
-  double ms = 0;
-  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, prev, same, ps->ctx.before);
+  double ms = 0, reply = 0;
+  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, &reply, prev, same, ps->ctx.before);
   if (rc < 0) return rc;
-  double t = sc__now_ms() - ps->t0;
+  double t = reply - ps->t0;
+  ps->last_t = t;
   ps->res->captures++;
   ps->capsum += ms;
   ps->cap_last = ms;
   if (*same) {
-    *all = ps->last_all;
-    *first_bad = ps->last_bad;
+    for (size_t i = 0; i < ps->st->nexpect; i++)
+      if (ps->st->expect[i].kind == SC_EXPECT_STABLE) {
+        ps->v[i].holds = 1;
+        snprintf(ps->v[i].reason, sizeof ps->v[i].reason, "%s equals previous capture",
+                 ps->r->s->regions[ps->st->expect[i].region].name);
+      }
+    tally(ps, all, first_bad);
     return 0;
   }
   ps->ctx.cur = f;
   ps->ctx.prev = prev && prev->img ? prev : NULL;
   ps->ctx.elapsed_ms = t;
   int change = 0;
-  *all = 1;
-  *first_bad = ps->st->nexpect;
   for (size_t i = 0; i < ps->st->nexpect; i++) {
     sc__judge_expect(&ps->v[i], ps->st, i, &ps->ctx);
     change |= ps->v[i].shows_change;
-    if (!ps->v[i].holds) {
-      *all = 0;
-      if (*first_bad == ps->st->nexpect) *first_bad = i;
-    }
   }
+  tally(ps, all, first_bad);
   if (change && ps->res->first_change_ms < 0) ps->res->first_change_ms = t;
-  ps->last_all = *all;
-  ps->last_bad = *first_bad;
   return change;
 }
 
@@ -155,7 +166,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
 
   if (U.w > 0) {
     rc = sc__runner_capture_settled(r, &before, U, sc__now_ms() + st->timeout_ms);
-    if (rc == SC_ETIMEDOUT) {
+    if (rc == SC__NOT_AT_REST) {
       rc = 0;
       snprintf(msg, sizeof msg, "screen not at rest before the gesture (%.0f ms)",
                st->timeout_ms);
@@ -166,7 +177,10 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     /* This step's at-rest capture is the snapshot later steps name by id. */
     sc__frame snap = {.img = NULL, .clip = before.clip};
     if ((rc = sc_image_crop(&snap.img, before.img, (sc_rect){0, 0, U.w, U.h})) < 0) goto done;
-    if ((rc = sc__runner_snap_put(r, st->id, &snap)) < 0) goto done;
+    if ((rc = sc__runner_snap_put(r, st->id, &snap)) < 0) {
+      sc__frame_free(&snap);
+      goto done;
+    }
     for (size_t i = 0; i < st->nexpect; i++)
       if (st->expect[i].kind == SC_EXPECT_SCALE)
         sc__scale_read(&sb[i], &before, s->regions[st->expect[i].region].r,
@@ -174,7 +188,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
   }
 
   poll ps = {r, st, res, U, {s, &before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
-                            r, sb, 0}, v, 0, 0, 0, 0, 0};
+                            r, sb, 0}, v, 0, 0, 0, 0};
   ps.t0 = sc__now_ms();
   res->started_unix_ms = unix_ms();
   rc = gesture(r, st, &ps);
@@ -199,7 +213,7 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
     size_t first_bad;
     if ((rc = poll_once(&ps, &cur, &prev, &all, &first_bad, &same)) < 0) goto done;
     rc = 0;
-    double t = sc__now_ms() - ps.t0;
+    double t = ps.last_t;
     int stable = prev.img && (same || sc__frame_equal(&prev, &cur, U));
     if (all && stable) {
       res->verified_ms = t;

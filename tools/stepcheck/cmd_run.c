@@ -98,8 +98,9 @@ int cmd_run(int argc, char **argv) {
   rc = sc_run_scenario(&r, s, &o);
   if (pr.tty && !quiet) fputc('\n', stderr);
   int code = EXIT_OK;
-  if (r && r->nresults) sc_report_table(stdout, r);
-  if (rc < 0) code = cli_lib_err(rc, "run");
+  /* The run's own message: writing the table may overwrite sc_errmsg(). */
+  if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
+  if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "table");
   char dflt[4096];
   if (r && report && !json) {
     snprintf(dflt, sizeof dflt, "%s/report.json", report);

@@ -108,6 +108,14 @@ static void text_equals_and_matches(void **st) {
   sc__verdict v;
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_true(v.holds);
+  assert_false(v.shows_change); /* the same text was there before: no change */
+  sc_image *other = crop("m-hatch-20m.png");
+  sc__frame fo = {.img = other, .clip = {0, 0, 200, 34}};
+  ctx.before = &fo;
+  sc__judge_expect(&v, &stp, 0, &ctx);
+  assert_true(v.holds && v.shows_change);
+  ctx.before = &f;
+  sc_image_free(other);
   e.text_equals = "20.0 m";
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_false(v.holds);

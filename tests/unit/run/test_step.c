@@ -17,6 +17,7 @@
 #define H 50
 
 static double g_t;
+static double g_decode_ms; /* what a decode costs on the fake clock */
 static double fake_now(void) { return g_t; }
 static void fake_sleep(double ms) {
   if (ms > 0) g_t += ms;
@@ -28,7 +29,7 @@ typedef struct change {
   char id;
 } change;
 typedef struct world {
-  change ch[32];
+  change ch[64];
   int nch;
   double click_at[8];
   double click_end[8];
@@ -106,6 +107,7 @@ static int f_capture(void *ctx, char **raw, size_t *len, sc_rect clip, int fast)
  * grows with the letter, so every frame differs from every other. */
 static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
   (void)ctx, (void)len;
+  g_t += g_decode_ms;
   int rc = sc_image_new(out, clip.w, clip.h);
   if (rc) return rc;
   int side = raw[0] == 'A' ? 0 : 2 + (raw[0] - 'A') * 2;
@@ -131,6 +133,7 @@ static int setup(void **st) {
   (void)st;
   memset(&g_w, 0, sizeof g_w);
   g_t = 1000;
+  g_decode_ms = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
   g_s.regions = g_regions;
@@ -266,6 +269,76 @@ static void first_notch_is_seen_during_the_gesture(void **st) {
   free_result(&res);
 }
 
+static void times_are_reply_times_not_decode_times(void **st) {
+  (void)st;
+  g_decode_ms = 20; /* decoding and judging do not move the measured times */
+  g_w.after = "K";
+  g_w.delay = 100;
+  sc_step_result res;
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[0], 0, 1), 0);
+  /* the click comes after park (1), a decoded capture (40 + 20), a copied one (40) */
+  double click = g_w.click_at[0];
+  assert_true(click == 1000 + 1 + CAP + 20 + CAP);
+  /* captures: reply +43 (A: copied from before), +83 (A), +123 (K, decoded:
+   * the reply came at +123, the decode ended at +143), +183 (K again) */
+  assert_true(res.first_change_ms == 123);
+  assert_true(res.verified_ms == 183);
+  assert_true(res.passed);
+  free_result(&res);
+}
+
+static void stable_holds_on_identical_captures(void **st) {
+  (void)st;
+  sc_expect ex[2] = {g_changed, {.kind = SC_EXPECT_STABLE, .region = 0, .threshold = 0}};
+  g_steps[0].expect = ex;
+  g_steps[0].nexpect = 2;
+  g_w.after = "K";
+  g_w.delay = 100;
+  sc_step_result res;
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[0], 0, 1), 0);
+  if (!res.passed) fail_msg("%s", res.reason);
+  assert_true(res.verified_ms == 163);
+  free_result(&res);
+  g_steps[0].expect = &g_changed;
+  g_steps[0].nexpect = 1;
+}
+
+static void no_snapshot_survives_into_the_next_cycle(void **st) {
+  (void)st;
+  /* second: click back, and the screen must equal first's snapshot */
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
+  g_steps[1].expect = &eq;
+  g_steps[0].timeout_ms = 400;
+  g_w.after = "K";
+  g_w.delay = 10;
+  sc_step_result res;
+  assert_int_equal(sc__runner_cycle_start(&g_r, &g_steps[0]), 0);
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[0], 0, 1), 0);
+  assert_true(res.passed);
+  free_result(&res);
+  g_w.after = "A";
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[1], 1, 1), 0);
+  assert_true(res.passed); /* back to A = first's snapshot */
+  free_result(&res);
+  /* Cycle 2: the screen never comes to rest, so "first" takes no snapshot;
+   * "second" must not compare with cycle 1's. */
+  double now = g_t;
+  g_w.nch = 0;
+  for (int i = 0; i < 40; i++) g_w.ch[g_w.nch++] = (change){now + 30.0 * i, (char)('B' + i % 20)};
+  assert_int_equal(sc__runner_cycle_start(&g_r, &g_steps[0]), 0);
+  assert_null(sc__runner_snap_get(&g_r, "start"));
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[0], 0, 2), 0);
+  assert_false(res.passed);
+  free_result(&res);
+  g_w.nch = 0; /* quiet again: A */
+  g_w.after = NULL;
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[1], 1, 2), 0);
+  assert_false(res.passed);
+  assert_non_null(strstr(res.reason, "no snapshot first"));
+  free_result(&res);
+  g_steps[1].expect = &g_changed;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(change_is_timed_from_the_first_input, setup, teardown),
@@ -274,6 +347,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(restless_screen_fails_before_the_gesture, setup, teardown),
       cmocka_unit_test_setup_teardown(same_point_twice_is_not_a_double_click, setup, teardown),
       cmocka_unit_test_setup_teardown(first_notch_is_seen_during_the_gesture, setup, teardown),
+      cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
+      cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
+      cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
