@@ -18,8 +18,6 @@ struct sc_page {
   /* canvas geometry, CSS px */
   double cx, cy;
   int cw, ch;
-  /* device-pixel row/column where guest (0,0) lands in a screenshot */
-  int dev_x, dev_y;
   /* mouse state for the next event */
   int buttons;
 };

@@ -231,8 +231,15 @@ int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_
         snprintf(msg, sizeof msg, "%s", v[first_bad].reason);
         set_reason(res, msg);
         const sc_expect *e = &st->expect[first_bad];
-        sc__runner_artifacts(r, res, s->regions[e->region].name, s->regions[e->region].r,
-                             &before, &cur, cycle);
+        /* The images compare what the failed check compared: the snapshot
+         * or the previous capture where it used one, else the step's start. */
+        const sc__frame *ref = &before;
+        if (e->kind == SC_EXPECT_EQUALS && e->snapshot && sc__runner_snap_get(r, e->snapshot))
+          ref = sc__runner_snap_get(r, e->snapshot);
+        else if (e->kind == SC_EXPECT_STABLE && prev.img)
+          ref = &prev;
+        sc__runner_artifacts(r, res, s->regions[e->region].name, s->regions[e->region].r, ref,
+                             &cur, cycle);
       } else {
         snprintf(msg, sizeof msg, "screen not settled after %.0f ms", t);
         set_reason(res, msg);

@@ -6,6 +6,7 @@
  * as it was half-way through. */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -339,6 +340,41 @@ static void no_snapshot_survives_into_the_next_cycle(void **st) {
   g_steps[1].expect = &g_changed;
 }
 
+static void failure_images_show_what_was_compared(void **st) {
+  (void)st;
+  char *dir = sc_test_mkdtemp();
+  sc_run_options o = SC_RUN_OPTIONS_INIT;
+  o.report_dir = dir;
+  g_r.o = &o;
+  /* first: A -> K; second must come back to first's snapshot (A) but goes to M */
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
+  g_steps[1].expect = &eq;
+  g_steps[1].timeout_ms = 300;
+  g_w.after = "K";
+  g_w.delay = 10;
+  sc_step_result res;
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[0], 0, 1), 0);
+  free_result(&res);
+  g_w.after = "M";
+  assert_int_equal(sc__runner_step(&g_r, &res, &g_steps[1], 1, 1), 0);
+  assert_false(res.passed);
+  assert_int_equal(res.nartifacts, 3);
+  /* "before" is the snapshot the check compared with (A: all black), not
+   * the step's own start (K: a white block). */
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_load_png(&img, res.artifacts[0], NULL), 0);
+  assert_non_null(strstr(res.artifacts[0], "c1-second-r-before.png"));
+  assert_int_equal(sc_image_pixel(img, 12, 12), 0x000000ffu);
+  sc_image_free(img);
+  assert_int_equal(sc_image_load_png(&img, res.artifacts[1], NULL), 0);
+  assert_int_equal(sc_image_pixel(img, 12, 12), 0xffffffffu); /* after: M */
+  sc_image_free(img);
+  free_result(&res);
+  g_steps[1].expect = &g_changed;
+  sc_test_rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(change_is_timed_from_the_first_input, setup, teardown),
@@ -350,6 +386,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
       cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
+      cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
