@@ -91,14 +91,8 @@ if [ ! -f "$PEER/node_modules/playwright-core/package.json" ]; then
 fi
 
 rm -f "$OUT"/*.txt "$OUT"/*.err
-dirty=""
-git -C "$ROOT" diff --quiet HEAD -- lib include 2>/dev/null || dirty=" (+ uncommitted changes in lib/ or include/)"
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo none)$dirty"
-  echo "nproc=$(nproc) cpu=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\""
-  echo "mem=\"$(free -m | awk '/^Mem:/ {print $2 " MiB"}')\" load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
-  echo "chromium=\"$(/usr/bin/chromium --version 2>/dev/null | head -1)\" node=$(node --version)"
-  echo "playwright-core=$(node -p "require('$PEER/node_modules/playwright-core/package.json').version")"
+  machine_facts "$ROOT" "$PEER"
 } > "$OUT/machine.txt"
 
 # Both sides launch Chromium with --enable-features=CDPScreenshotNewSurface:
