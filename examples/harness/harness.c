@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   if (rc < 0) {
     fprintf(stderr, "harness: %s\n", sc_errmsg());
   } else {
-    const sc_step_result *x = &r->results[0];
+    const sc_step_result *x = r->results[0];
     printf("%s %s gesture %.1f ms, first change %.1f ms, verified %.1f ms, %d captures: %s\n",
            x->step_id, x->passed ? "PASS" : "FAIL", x->gesture_ms, x->first_change_ms,
            x->verified_ms, x->captures, x->reason);

@@ -26,10 +26,14 @@ typedef struct sc_browser_options {
   size_t max_message_bytes;
   /** Non-zero: keep Chromium's stderr (else sent to /dev/null). */
   int show_browser_stderr;
+  /** (version 2) The loop this browser's connection lives on (borrowed; it
+   * must outlive the browser). NULL = a private loop of the browser's own.
+   * Browsers driven together by one sc_multi must share one loop. */
+  struct sc_loop *loop;
 } sc_browser_options;
-#define SC_BROWSER_OPTIONS_VERSION 1
+#define SC_BROWSER_OPTIONS_VERSION 2
 #define SC_BROWSER_OPTIONS_INIT \
-  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0}
+  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL}
 
 /**
  * Launch headless Chromium with a fresh 0700 profile directory on a RAM-backed

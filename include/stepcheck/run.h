@@ -39,19 +39,30 @@ typedef struct sc_drift {
                                 (the screen was not at rest at the cycle's start or end) */
 } sc_drift;
 
+/**
+ * One user's run. Allocated by the library only and handed out by pointer:
+ * fields are only ever appended (see docs/api.md), so never allocate, copy
+ * or take sizeof of it. The scenario is BORROWED: keep it alive as long as
+ * the result (reports read its app name, url and step timeouts).
+ */
 typedef struct sc_run_result {
-  const sc_scenario *scenario; /**< borrowed */
-  int cycles;
+  const sc_scenario *scenario; /**< borrowed: must outlive the result */
+  int cycles;                  /**< cycles completed (or asked for by sc_run_scenario) */
   size_t nresults;
-  sc_step_result *results;     /**< setup steps first, then cycle 1 steps, ... */
+  sc_step_result **results;    /**< setup steps first, then cycle 1 steps, ...;
+                                    an array of pointers so the struct may grow */
   size_t ndrift;
-  sc_drift *drift;
+  sc_drift **drift;
   int passed;                  /**< every step of every cycle passed (and no failing drift) */
-  int steps_passed, steps_failed;
-  char *error;                 /**< infrastructure error that stopped the run, or NULL */
+  int steps_passed, steps_failed; /**< over every result, setup steps included */
+  char *error;                 /**< infrastructure error that stopped this user, or NULL */
+  int user;                    /**< 0-based index of the user in its load run (0 alone) */
+  const char *user_name;       /**< "user-1", ...; owned by the result */
+  double started_unix_ms;      /**< wall clock when the user was started (page open) */
+  double ended_unix_ms;        /**< wall clock when the user finished */
 } sc_run_result;
 
-/** Called after every step result (setup and cycle steps). */
+/** Called after every step result (setup and cycle steps), exactly once per result. */
 typedef void (*sc_progress_cb)(const sc_step_result *res, int cycles, void *userdata);
 
 typedef struct sc_run_options {

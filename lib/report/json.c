@@ -60,14 +60,14 @@ static json_t *run_json(const sc_run_result *r) {
   json_t *results = json_array(), *drift = json_array(), *by_step = json_array();
   int ok = results && drift && by_step;
   for (size_t i = 0; ok && i < r->nresults; i++)
-    ok = json_array_append_new(results, step_json(r, &r->results[i])) == 0;
+    ok = json_array_append_new(results, step_json(r, r->results[i])) == 0;
   for (size_t i = 0; ok && i < r->ndrift; i++)
-    ok = json_array_append_new(drift, json_pack("{s:i, s:o, s:I}", "cycle", r->drift[i].cycle,
-                                                "region", jstr(r->drift[i].region), "pixels",
-                                                (json_int_t)r->drift[i].pixels)) == 0;
+    ok = json_array_append_new(drift, json_pack("{s:i, s:o, s:I}", "cycle", r->drift[i]->cycle,
+                                                "region", jstr(r->drift[i]->region), "pixels",
+                                                (json_int_t)r->drift[i]->pixels)) == 0;
   for (size_t i = 0; ok && i < r->nresults; i++) {
     if (sc__report_first_of_id(r, i))
-      ok = json_array_append_new(by_step, stats_json(r, r->results[i].step_id)) == 0;
+      ok = json_array_append_new(by_step, stats_json(r, r->results[i]->step_id)) == 0;
   }
   if (!ok) {
     json_decref(results);

@@ -35,7 +35,7 @@ SC_EXTERN int sc_report_jtl(const char *path, const sc_run_result *r) {
   fputs(sc__jtl_header, f);
   const char *url = r->scenario ? r->scenario->url : NULL;
   for (size_t i = 0; i < r->nresults; i++) {
-    const sc_step_result *s = &r->results[i];
+    const sc_step_result *s = r->results[i];
     double latency = s->first_change_ms >= 0 ? s->first_change_ms : 0;
     fprintf(f, "%lld,%lld,", (long long)llround(s->started_unix_ms),
             (long long)llround(sc__report_elapsed(r, s)));

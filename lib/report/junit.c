@@ -66,14 +66,14 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
   FILE *f = rf.f;
   size_t failed = sc__report_failed(r, NULL);
   double total = 0;
-  for (size_t i = 0; i < r->nresults; i++) total += sc__report_elapsed(r, &r->results[i]);
+  for (size_t i = 0; i < r->nresults; i++) total += sc__report_elapsed(r, r->results[i]);
 
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", f);
   put_xml(f, sc__report_app(r), 1);
   fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
           r->nresults, failed, r->error ? 1 : 0, total / 1000.0);
   if (r->nresults) {
-    time_t t = (time_t)floor(r->results[0].started_unix_ms / 1000.0);
+    time_t t = (time_t)floor(r->results[0]->started_unix_ms / 1000.0);
     struct tm tm;
     char ts[32];
     if (gmtime_r(&t, &tm) && strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm))
@@ -86,7 +86,7 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
   if (r->scenario && r->scenario->path) property(f, "scenario", r->scenario->path);
   if (r->scenario && r->scenario->url) property(f, "url", r->scenario->url);
   fputs("  </properties>\n", f);
-  for (size_t i = 0; i < r->nresults; i++) testcase(f, r, &r->results[i]);
+  for (size_t i = 0; i < r->nresults; i++) testcase(f, r, r->results[i]);
   if (r->error) {
     fputs("  <system-err>", f);
     put_xml(f, r->error, 0);

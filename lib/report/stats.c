@@ -13,7 +13,7 @@ static int same_id(const char *a, const char *b) {
 
 int sc__report_first_of_id(const sc_run_result *r, size_t i) {
   for (size_t j = 0; j < i; j++)
-    if (same_id(r->results[j].step_id, r->results[i].step_id)) return 0;
+    if (same_id(r->results[j]->step_id, r->results[i]->step_id)) return 0;
   return 1;
 }
 
@@ -40,7 +40,7 @@ double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s) {
 
 size_t sc__report_failed(const sc_run_result *r, int *is_void) {
   size_t failed = 0;
-  for (size_t i = 0; i < r->nresults; i++) failed += !r->results[i].passed;
+  for (size_t i = 0; i < r->nresults; i++) failed += !r->results[i]->passed;
   if (is_void) *is_void = failed > 0 || r->nresults == 0 || r->error || !r->passed;
   return failed;
 }
@@ -61,7 +61,7 @@ int sc__report_stats(sc__stats *out, const sc_run_result *r, const char *step_id
   double sum = 0, first = 0, last = 0;
   size_t n = 0;
   for (size_t i = 0; i < r->nresults; i++) {
-    const sc_step_result *s = &r->results[i];
+    const sc_step_result *s = r->results[i];
     if (step_id && !same_id(s->step_id, step_id)) continue;
     out->count++;
     if (!s->passed) {

@@ -46,7 +46,7 @@ static void cycle_lines(FILE *out, const sc_run_result *r) {
     double t0 = 0, t1 = 0, slow = -1;
     const char *slow_id = NULL;
     for (size_t i = 0; i < r->nresults; i++) {
-      const sc_step_result *s = &r->results[i];
+      const sc_step_result *s = r->results[i];
       if (s->setup || s->cycle != c) continue;
       double end = s->started_unix_ms + sc__report_elapsed(r, s);
       if (!n || s->started_unix_ms < t0) t0 = s->started_unix_ms;
@@ -71,7 +71,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (!out || !r) return sc__err(SC_EINVAL, "report table: NULL argument");
   int w = 5; /* "TOTAL" */
   for (size_t i = 0; i < r->nresults; i++) {
-    const char *id = r->results[i].step_id ? r->results[i].step_id : "?";
+    const char *id = r->results[i]->step_id ? r->results[i]->step_id : "?";
     if ((int)strlen(id) > w) w = (int)strlen(id);
   }
   fprintf(out, "%s: %d cycle%s, %zu step result%s\n\n", sc__report_app(r), r->cycles,
@@ -79,7 +79,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8s  %s\n", "cycle", w, "step", "result",
           "gesture", "first", "verified", "captures", "reason");
   for (size_t i = 0; i < r->nresults; i++) {
-    const sc_step_result *s = &r->results[i];
+    const sc_step_result *s = r->results[i];
     char c[16], g[32], f[32], v[32];
     cycle_label(c, sizeof c, s);
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
@@ -94,7 +94,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
           "avg", "median", "p95", "max", "steps/min");
   int rc = 0;
   for (size_t i = 0; i < r->nresults && !rc; i++) {
-    const char *id = r->results[i].step_id;
+    const char *id = r->results[i]->step_id;
     if (sc__report_first_of_id(r, i)) rc = summary_line(out, r, id, id ? id : "?", w);
   }
   if (!rc) rc = summary_line(out, r, NULL, "TOTAL", w);
@@ -102,7 +102,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   cycle_lines(out, r);
 
   for (size_t i = 0; i < r->ndrift; i++) {
-    const sc_drift *d = &r->drift[i];
+    const sc_drift *d = r->drift[i];
     if (d->pixels < 0)
       fprintf(out, "drift: cycle %d, region %s: not compared (screen not at rest at the "
                    "cycle's start or end)\n", d->cycle, d->region ? d->region : "?");

@@ -36,10 +36,11 @@ static sc_rect all_regions(const sc_scenario *s) {
 }
 
 static int push_result(sc_run_result *rr, sc_step_result *res) {
-  sc_step_result *n = sc__realloc(rr->results, (rr->nresults + 1) * sizeof *n);
+  sc_step_result **n = sc__realloc(rr->results, (rr->nresults + 1) * sizeof *n);
   if (!n) return sc__err(SC_ENOMEM, "runner: out of memory");
   rr->results = n;
-  n[rr->nresults++] = *res;
+  if (!(n[rr->nresults] = sc__malloc(sizeof **n))) return sc__err(SC_ENOMEM, "runner: out of memory");
+  *n[rr->nresults++] = *res;
   if (res->passed)
     rr->steps_passed++;
   else
@@ -67,10 +68,11 @@ int sc__runner_cycle_start(sc__runner *r, const sc_step *first) {
 }
 
 static int add_drift(sc_run_result *rr, int cycle, const char *region, long pixels) {
-  sc_drift *d = sc__realloc(rr->drift, (rr->ndrift + 1) * sizeof *d);
+  sc_drift **d = sc__realloc(rr->drift, (rr->ndrift + 1) * sizeof *d);
   if (!d) return sc__err(SC_ENOMEM, "runner: out of memory");
   rr->drift = d;
-  d[rr->ndrift++] = (sc_drift){cycle, region, pixels};
+  if (!(d[rr->ndrift] = sc__malloc(sizeof **d))) return sc__err(SC_ENOMEM, "runner: out of memory");
+  *d[rr->ndrift++] = (sc_drift){cycle, region, pixels};
   return 0;
 }
 
@@ -193,12 +195,14 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
 SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   if (!r) return;
   for (size_t i = 0; i < r->nresults; i++) {
-    sc_step_result *x = &r->results[i];
+    sc_step_result *x = r->results[i];
     sc__free(x->reason);
     sc__free(x->scale_text);
     for (size_t j = 0; j < x->nartifacts; j++) sc__free(x->artifacts[j]);
     sc__free(x->artifacts);
+    sc__free(x);
   }
+  for (size_t i = 0; i < r->ndrift; i++) sc__free(r->drift[i]);
   sc__free(r->results);
   sc__free(r->drift);
   sc__free(r->error);

@@ -45,7 +45,7 @@ static sc_run_result *run(const char *query, int cycles) {
   if (rc < 0) fprintf(stderr, "run %s: %s\n", url, sc_errmsg());
   assert_int_equal(rc, 0);
   for (size_t i = 0; i < r->nresults; i++) {
-    const sc_step_result *x = &r->results[i];
+    const sc_step_result *x = r->results[i];
     fprintf(stderr, "  [%s] c%d %-12s %s v=%.1f fc=%.1f g=%.1f n=%d %s\n", query ? query : "",
             x->cycle, x->step_id, x->passed ? "PASS" : "FAIL", x->verified_ms,
             x->first_change_ms, x->gesture_ms, x->captures, x->reason ? x->reason : "");
@@ -59,7 +59,7 @@ static int near(double v, double want, double rel) {
 
 static const sc_step_result *find(const sc_run_result *r, int cycle, const char *id) {
   for (size_t i = 0; i < r->nresults; i++)
-    if (r->results[i].cycle == cycle && !strcmp(r->results[i].step_id, id)) return &r->results[i];
+    if (r->results[i]->cycle == cycle && !strcmp(r->results[i]->step_id, id)) return r->results[i];
   fail_msg("no result for cycle %d step %s", cycle, id);
   return NULL;
 }
@@ -69,7 +69,7 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
   sc_run_result *r = run(NULL, 10);
   assert_int_equal(r->steps_failed, 0);
   int cycle_passes = 0;
-  for (size_t i = 0; i < r->nresults; i++) cycle_passes += !r->results[i].setup && r->results[i].passed;
+  for (size_t i = 0; i < r->nresults; i++) cycle_passes += !r->results[i]->setup && r->results[i]->passed;
   assert_int_equal(cycle_passes, 70);
   assert_true(r->passed);
   for (int c = 1; c <= 10; c++) {
@@ -188,7 +188,7 @@ static void state_left_behind_is_drift(void **st) {
   assert_int_equal(r->steps_failed, 0);
   assert_true(r->ndrift >= 1);
   int tags = 0;
-  for (size_t i = 0; i < r->ndrift; i++) tags |= !strcmp(r->drift[i].region, "tags");
+  for (size_t i = 0; i < r->ndrift; i++) tags |= !strcmp(r->drift[i]->region, "tags");
   assert_true(tags);
   assert_true(r->passed); /* warn: reported, not failed */
   sc_run_result_free(r);

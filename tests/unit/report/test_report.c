@@ -23,6 +23,8 @@ typedef struct fixture {
   sc_step setup[1], steps[2];
   sc_step_result res[5];
   sc_drift drift[1];
+  sc_step_result *resp[5];
+  sc_drift *driftp[1];
   sc_run_result run;
 } fixture;
 
@@ -75,9 +77,11 @@ static fixture *make_run(void) {
   fx->run.scenario = &fx->sc;
   fx->run.cycles = 2;
   fx->run.nresults = 5;
-  fx->run.results = fx->res;
+  for (int i = 0; i < 5; i++) fx->resp[i] = &fx->res[i];
+  fx->driftp[0] = &fx->drift[0];
+  fx->run.results = fx->resp;
   fx->run.ndrift = 1;
-  fx->run.drift = fx->drift;
+  fx->run.drift = fx->driftp;
   fx->run.passed = 0;
   fx->run.steps_passed = 4;
   fx->run.steps_failed = 1;
