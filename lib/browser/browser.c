@@ -8,14 +8,16 @@
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   static const sc_browser_options defaults = SC_BROWSER_OPTIONS_INIT;
   if (!opts) opts = &defaults;
-  if (opts->version != SC_BROWSER_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "browser: options version %u (want %u)", opts->version,
+  /* Version 1 ended before `loop`: never read past what the caller has. */
+  if (opts->version < 1 || opts->version > SC_BROWSER_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "browser: options version %u (want 1..%u)", opts->version,
                    SC_BROWSER_OPTIONS_VERSION);
   sc_browser *b = sc__calloc(1, sizeof *b);
   if (!b) return sc__err(SC_ENOMEM, "browser: out of memory");
   b->launch_timeout_ms = opts->launch_timeout_ms > 0 ? opts->launch_timeout_ms : 20000;
   b->command_timeout_ms = opts->command_timeout_ms > 0 ? opts->command_timeout_ms : 30000;
   b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
+  b->loop = opts->version >= 2 ? opts->loop : NULL;
   *out = b;
   return 0;
 }
@@ -24,7 +26,7 @@ int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms) 
   double deadline = sc__now_ms() + timeout_ms;
   if (!(b->ws_url = sc__strdup(ws_url))) return sc__err(SC_ENOMEM, "browser: out of memory");
   sc__client_options co = {b->max_message_bytes, timeout_ms};
-  int rc = sc__client_connect(&b->client, ws_url, &co);
+  int rc = sc__client_connect(&b->client, b->loop, ws_url, &co);
   if (rc) return rc;
   double left = deadline - sc__now_ms();
   json_t *v = NULL;

@@ -16,6 +16,7 @@ struct sc_browser {
   double launch_timeout_ms;
   double command_timeout_ms;
   size_t max_message_bytes;
+  sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
 };
 
 /* Check opts (NULL = defaults) and allocate an empty browser in *out. */

@@ -26,7 +26,7 @@ static void dispatch_event(const char *session_id, const char *method, json_t *p
   }
 }
 
-int sc__client_connect(sc__client **out, const char *ws_url,
+int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
                        const sc__client_options *opts) {
   if (!out || !ws_url) return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
   *out = NULL;
@@ -34,7 +34,17 @@ int sc__client_connect(sc__client **out, const char *ws_url,
   if (!cl) return sc__err(SC_ENOMEM, "cdp: out of memory");
   sc__cdp_options co = {opts ? opts->max_message_bytes : 0, NULL};
   int rc = sc__cdp_new(&cl->cdp, &co);
+  if (rc == 0 && !loop) {
+    rc = sc_loop_new(&loop);
+    cl->own_loop = rc == 0;
+  }
+  if (rc == 0) {
+    cl->loop = loop;
+    rc = sc__loop_attach(loop, cl);
+  }
   if (rc) {
+    if (cl->own_loop) sc_loop_free(loop);
+    sc__cdp_free(cl->cdp);
     sc__free(cl);
     return rc;
   }
@@ -60,6 +70,8 @@ void sc__client_free(sc__client *cl) {
   sc__cdp_close(cl->cdp, SC_ECLOSED, "connection closed");
   sc__ws_close(cl);
   sc__ws_drop_queue(cl);
+  sc__loop_detach(cl->loop, cl);
+  if (cl->own_loop) sc_loop_free(cl->loop);
   sc__cdp_free(cl->cdp);
   sc__free(cl->rx);
   sc__free(cl->tx);
@@ -69,39 +81,41 @@ void sc__client_free(sc__client *cl) {
 
 sc__cdp *sc__client_cdp(sc__client *cl) { return cl->cdp; }
 
-/* Feed what the transport received; hand a lost socket to the core. Runs
- * outside any lws callback. */
-static void drain(sc__client *cl) {
+sc_loop *sc__client_loop(sc__client *cl) { return cl->loop; }
+
+/* Feed what the transport received; hand a lost socket to the core; expire
+ * deadlines. Runs outside any lws callback. */
+int sc__client_pump(sc__client *cl) {
+  int handled = 0;
   sc__rxmsg *m;
   while (!sc__cdp_is_closed(cl->cdp) && (m = sc__ws_pop(cl))) {
     if (m->data)
       sc__cdp_feed(cl->cdp, m->data, m->len);
     else
       sc__cdp_feed_oversized(cl->cdp, m->head, m->head_len, m->len);
-    cl->activity++;
+    handled++;
     sc__free(m->data);
     sc__free(m);
   }
-  if (cl->lost && !sc__cdp_is_closed(cl->cdp)) sc__cdp_close(cl->cdp, SC_ECLOSED, cl->err);
+  if (cl->lost && !sc__cdp_is_closed(cl->cdp)) {
+    sc__cdp_close(cl->cdp, SC_ECLOSED, cl->err);
+    handled++;
+  }
+  size_t before = sc__cdp_pending(cl->cdp);
+  sc__cdp_expire(cl->cdp);
+  handled += (int)(before - sc__cdp_pending(cl->cdp));
+  return handled;
 }
 
 int sc__client_service(sc__client *cl, double timeout_ms) {
   double end = sc__now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-  unsigned long start = cl->activity;
   for (;;) {
     if (sc__cdp_is_closed(cl->cdp))
       return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
-    sc__ws_want_write(cl);
-    double wake = end, next = sc__cdp_next_deadline(cl->cdp);
-    if (next > 0 && next < wake) wake = next;
-    sc__ws_service_once(cl, wake);
-    drain(cl);
-    size_t before = sc__cdp_pending(cl->cdp);
-    sc__cdp_expire(cl->cdp);
-    if (sc__cdp_pending(cl->cdp) < before) cl->activity++;
+    int n = sc__loop_service(cl->loop, end - sc__now_ms());
     if (sc__cdp_is_closed(cl->cdp))
       return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
-    if (cl->activity != start || sc__now_ms() >= end) return 0;
+    if (n > 0 || sc__now_ms() >= end) return 0;
   }
 }
 

@@ -5,6 +5,7 @@
 #define SC_CDP_CLIENT_H
 
 #include "cdp.h"
+#include "stepcheck/multi.h"
 
 typedef struct sc__client sc__client;
 
@@ -13,12 +14,15 @@ typedef struct sc__client_options {
   double connect_timeout_ms; /* 0 = 10000 */
 } sc__client_options;
 
-/* Connect to ws://127.0.0.1:PORT/devtools/browser/ID (no Origin header) and
- * wait for the handshake (connect_timeout_ms). opts NULL = defaults.
+/* Connect to ws://127.0.0.1:PORT/devtools/browser/ID (no Origin header) on
+ * loop (NULL = a private loop of the client's own) and wait for the
+ * handshake (connect_timeout_ms), servicing the loop. opts NULL = defaults.
  * *out is the caller's (sc__client_free). Returns 0, SC_EINVAL (bad URL),
  * SC_ETIMEDOUT, SC_EIO (refused, handshake rejected: sc_errmsg() says). */
-int sc__client_connect(sc__client **out, const char *ws_url,
+int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
                        const sc__client_options *opts);
+/* The loop the client lives on (borrowed). */
+sc_loop *sc__client_loop(sc__client *cl);
 /* Fail every pending command with SC_ECLOSED, close the socket, free.
  * NULL is fine. Not from inside one of this client's callbacks. */
 void sc__client_free(sc__client *cl);
@@ -28,11 +32,11 @@ void sc__client_free(sc__client *cl);
  * owned by the client: use sc__client_listen instead of sc__cdp_on_event. */
 sc__cdp *sc__client_cdp(sc__client *cl);
 
-/* Service I/O for at most timeout_ms (0 = poll once without waiting):
- * writes queued messages, feeds received ones, expires deadlines. Returns
- * early, with 0, once at least one message was handled or one command timed
- * out, so callers loop until their own condition holds. Callbacks run from
- * here (never from inside libwebsockets), so they may make blocking calls.
+/* Service the client's loop for at most timeout_ms (0 = poll once without
+ * waiting): writes queued messages, feeds received ones, expires deadlines,
+ * runs due timers (of every connection on the loop). Returns early, with 0,
+ * once anything was handled, so callers loop until their own condition
+ * holds. Callbacks run from here (never from inside libwebsockets).
  * Returns SC_ECLOSED once the connection is gone (after failing every
  * pending command). */
 int sc__client_service(sc__client *cl, double timeout_ms);

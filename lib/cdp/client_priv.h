@@ -6,6 +6,12 @@
 #include <libwebsockets.h>
 
 #include "client.h"
+#include "loop.h"
+
+#define SC__WS_CHUNK (64 * 1024)
+
+/* The websocket protocol table (ws.c); every loop's context uses it. */
+extern const struct lws_protocols sc__ws_protocols[];
 
 /* A whole received message waiting to be fed to the core. Messages are fed
  * after lws_service() returns, never from inside an lws callback, so user
@@ -25,7 +31,8 @@ typedef struct sc__listener {
 } sc__listener;
 
 struct sc__client {
-  struct lws_context *ctx;
+  sc_loop *loop;         /* the loop this connection is serviced by */
+  int own_loop;          /* the loop was made for this client alone */
   struct lws *wsi;
   sc__cdp *cdp;
   size_t max_bytes;
@@ -35,7 +42,6 @@ struct sc__client {
   int lost;              /* socket gone, close not yet handed to the core */
   int destroying;        /* in sc__client_free: lws callbacks only record */
   char err[256];         /* why the connection failed or closed */
-  lws_sorted_usec_list_t sul; /* wakes lws_service() by our deadline */
 
   /* receive: the message being assembled */
   char *rx;
@@ -57,17 +63,18 @@ struct sc__client {
   int dispatch_depth;
   int ls_dirty;          /* some were removed during a dispatch */
 
-  unsigned long activity; /* messages fed + commands expired, for service() */
 };
 
-/* Open the websocket (context, handshake) and wait up to timeout_ms. */
+/* Open the websocket on the client's loop and wait up to timeout_ms for the
+ * handshake (servicing the loop). */
 int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms);
-/* One round of lws service, returning by wake_ms (absolute, sc__now_ms). */
-void sc__ws_service_once(sc__client *cl, double wake_ms);
 /* Ask for a writable callback if messages are queued. */
 void sc__ws_want_write(sc__client *cl);
-/* Destroy the lws context (closes the socket). */
+/* Close the socket at once (no callbacks reach the client afterwards). */
 void sc__ws_close(sc__client *cl);
+/* Feed what the transport received, hand a lost socket to the core and
+ * expire deadlines; returns the number of things handled (loop.c). */
+int sc__client_pump(sc__client *cl);
 /* Free every queued received message. */
 void sc__ws_drop_queue(sc__client *cl);
 /* Pop the oldest complete received message, or NULL. */

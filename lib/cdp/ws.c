@@ -11,8 +11,6 @@
 #include "core/core.h"
 #include "url.h"
 
-#define SC__WS_CHUNK (64 * 1024)
-
 /* Debug trace in the fixtures' transcript format (one JSON line each). */
 static void trace(const sc__client *cl, const char *dir, const char *msg, size_t len) {
   if (cl->trace) fprintf(stderr, "{\"dir\":\"%s\",\"msg\":%.*s}\n", dir, (int)len, msg);
@@ -145,7 +143,8 @@ static int on_writeable(sc__client *cl, struct lws *wsi) {
 
 static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
                        void *in, size_t len) {
-  sc__client *cl = lws_context_user(lws_get_context(wsi));
+  /* Each connection carries its client as the wsi's user data. */
+  sc__client *cl = user;
   if (!cl) return 0;
   switch (reason) {
   case LWS_CALLBACK_CLIENT_ESTABLISHED:
@@ -190,42 +189,14 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
   return 0;
 }
 
-static const struct lws_protocols sc__ws_protocols[] = {
+const struct lws_protocols sc__ws_protocols[] = {
     {"stepcheck-cdp", ws_callback, 0, SC__WS_CHUNK, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-/* Our timer fired: lws may have run it before entering poll(), in which case
- * the poll would sleep until lws' own next timer (seconds away), so also
- * cancel the wait. */
-static void wake(lws_sorted_usec_list_t *sul) {
-  sc__client *cl = (sc__client *)((char *)sul - offsetof(sc__client, sul));
-  lws_cancel_service(cl->ctx);
-}
-
-void sc__ws_service_once(sc__client *cl, double wake_ms) {
-  if (!cl->ctx) return;
-  double now = sc__now_ms();
-  if (wake_ms - now >= 1.0) {
-    /* lws_service() ignores its timeout and sleeps until the next lws timer
-     * or I/O; a timer of our own makes it return by our deadline. */
-    lws_usec_t us = (lws_usec_t)((wake_ms - now) * 1000.0) + 1;
-    lws_sul_schedule(cl->ctx, 0, &cl->sul, wake, us);
-    lws_service(cl->ctx, 0);
-    lws_sul_cancel(&cl->sul);
-  } else {
-    lws_service(cl->ctx, -1); /* poll without waiting */
-  }
-}
-
 void sc__ws_want_write(sc__client *cl) {
   if (cl->wsi && cl->established && !cl->lost && sc__cdp_outgoing(cl->cdp))
     lws_callback_on_writable(cl->wsi);
-}
-
-static void set_log_level(void) {
-  const char *dbg = getenv("SC_DEBUG");
-  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
 }
 
 int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
@@ -236,28 +207,13 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
     return sc__err(SC_EINVAL, "cdp: %s: want a ws:// URL", ws_url);
   const char *dbg = getenv("SC_DEBUG");
   cl->trace = dbg && strstr(dbg, "cdp") != NULL;
-  set_log_level();
   double deadline = sc__now_ms() + timeout_ms;
-
-  struct lws_context_creation_info info;
-  memset(&info, 0, sizeof info);
-  info.port = CONTEXT_PORT_NO_LISTEN;
-  info.protocols = sc__ws_protocols;
-  info.gid = (gid_t)-1;
-  info.uid = (uid_t)-1;
-  info.user = cl;
-  info.pt_serv_buf_size = SC__WS_CHUNK;
-  /* lws sizes its fd table by the fd limit; one socket needs few. */
-  info.fd_limit_per_thread = 16;
-  info.options = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
-  cl->ctx = lws_create_context(&info);
-  if (!cl->ctx) return sc__err(SC_ENOMEM, "cdp: %s: cannot create lws context", ws_url);
 
   char host[300];
   sc__url_host_port(&u, host, sizeof host);
   struct lws_client_connect_info ci;
   memset(&ci, 0, sizeof ci);
-  ci.context = cl->ctx;
+  ci.context = sc__loop_lws(cl->loop);
   ci.address = u.host;
   ci.port = u.port;
   ci.path = u.path;
@@ -267,6 +223,7 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
   ci.ietf_version_or_minus_one = -1;
   ci.local_protocol_name = sc__ws_protocols[0].name;
   ci.pwsi = &cl->wsi;
+  ci.userdata = cl;
   if (!lws_client_connect_via_info(&ci) && !cl->conn_failed) {
     snprintf(cl->err, sizeof cl->err, "connect failed");
     cl->conn_failed = 1;
@@ -275,7 +232,7 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
     if (sc__now_ms() >= deadline)
       return sc__err(SC_ETIMEDOUT, "cdp: connect %s: no handshake within %.0f ms",
                      ws_url, timeout_ms);
-    sc__ws_service_once(cl, deadline);
+    sc__loop_service(cl->loop, deadline - sc__now_ms());
   }
   if (!cl->established || cl->lost)
     return sc__err(SC_EIO, "cdp: connect %s: %s", ws_url, cl->err);
@@ -284,10 +241,7 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
 
 void sc__ws_close(sc__client *cl) {
   cl->destroying = 1;
-  if (cl->ctx) {
-    lws_sul_cancel(&cl->sul);
-    lws_context_destroy(cl->ctx);
-    cl->ctx = NULL;
-  }
+  /* Close this connection alone: the context is the loop's. */
+  if (cl->wsi) lws_set_timeout(cl->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
   cl->wsi = NULL;
 }

@@ -233,7 +233,7 @@ static void big_messages_and_cap(void **st) {
 
   sc__client *small = NULL;
   sc__client_options co = {1 << 20, 5000};
-  assert_int_equal(sc__client_connect(&small, sc_browser_ws_url(b), &co), 0);
+  assert_int_equal(sc__client_connect(&small, NULL, sc_browser_ws_url(b), &co), 0);
   sid = open_session(small); /* sessions belong to their connection */
   double t0 = sc__now_ms();
   int rc = sc__client_call(small, sid, "Runtime.evaluate",

@@ -57,15 +57,15 @@ static void ws_timeout_and_refused(void **st) {
   sc__client *cl = (sc__client *)1;
   sc__client_options o = {0, 300};
   double t0 = sc__now_ms();
-  assert_int_equal(sc__client_connect(&cl, url, &o), SC_ETIMEDOUT);
+  assert_int_equal(sc__client_connect(&cl, NULL, url, &o), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
   if (took < 299 || took > 600) fail_msg("took %.0f ms (want ~300)", took);
   assert_null(cl);
   close(fd);
   snprintf(url, sizeof url, "ws://127.0.0.1:%d/devtools/browser/x", dead_port());
-  assert_int_equal(sc__client_connect(&cl, url, &o), SC_EIO);
+  assert_int_equal(sc__client_connect(&cl, NULL, url, &o), SC_EIO);
   assert_non_null(strstr(sc_errmsg(), url));
-  assert_int_equal(sc__client_connect(&cl, "http://127.0.0.1:1/", &o), SC_EINVAL);
+  assert_int_equal(sc__client_connect(&cl, NULL, "http://127.0.0.1:1/", &o), SC_EINVAL);
   sc__client_free(NULL);
 }
 

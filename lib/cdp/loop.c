@@ -1,0 +1,183 @@
+/* The event loop: one lws context for every connection on it, timers, and
+ * the service round that moves bytes, feeds the protocol cores, expires
+ * deadlines and runs due timers. Callbacks run after lws_service()
+ * returned, never from inside libwebsockets. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client_priv.h"
+#include "core/core.h"
+#include "loop.h"
+
+/* lws sizes its fd tables by this; a generator holds a few browser
+ * connections and its own pipes, far below it. */
+#define SC__LOOP_FD_LIMIT 1024
+
+typedef struct sc__timer {
+  sc__timer_id id;
+  double at;
+  sc__timer_cb cb;
+  void *ud;
+} sc__timer;
+
+struct sc_loop {
+  struct lws_context *ctx;
+  lws_sorted_usec_list_t sul; /* wakes lws_service() by our deadline */
+  sc__client **cl;
+  size_t ncl, capcl;
+  sc__timer *t;
+  size_t nt, capt;
+  sc__timer_id next_id;
+};
+
+SC_EXTERN int sc_loop_new(sc_loop **out) {
+  if (!out) return sc__err(SC_EINVAL, "sc_loop_new: out is NULL");
+  *out = NULL;
+  sc_loop *l = sc__calloc(1, sizeof *l);
+  if (!l) return sc__err(SC_ENOMEM, "loop: out of memory");
+  const char *dbg = getenv("SC_DEBUG");
+  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
+  struct lws_context_creation_info info;
+  memset(&info, 0, sizeof info);
+  info.port = CONTEXT_PORT_NO_LISTEN;
+  info.protocols = sc__ws_protocols;
+  info.gid = (gid_t)-1;
+  info.uid = (uid_t)-1;
+  info.pt_serv_buf_size = SC__WS_CHUNK;
+  info.fd_limit_per_thread = SC__LOOP_FD_LIMIT;
+  info.options = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
+  l->ctx = lws_create_context(&info);
+  if (!l->ctx) {
+    sc__free(l);
+    return sc__err(SC_ENOMEM, "loop: cannot create the libwebsockets context");
+  }
+  l->next_id = 1;
+  *out = l;
+  return 0;
+}
+
+SC_EXTERN void sc_loop_free(sc_loop *l) {
+  if (!l) return;
+  lws_sul_cancel(&l->sul);
+  lws_context_destroy(l->ctx);
+  sc__free(l->cl);
+  sc__free(l->t);
+  sc__free(l);
+}
+
+struct lws_context *sc__loop_lws(sc_loop *l) { return l->ctx; }
+
+int sc__loop_attach(sc_loop *l, sc__client *cl) {
+  if (l->ncl == l->capcl) {
+    size_t cap = l->capcl ? l->capcl * 2 : 4;
+    sc__client **p = sc__realloc(l->cl, cap * sizeof *p);
+    if (!p) return sc__err(SC_ENOMEM, "loop: out of memory");
+    l->cl = p;
+    l->capcl = cap;
+  }
+  l->cl[l->ncl++] = cl;
+  return 0;
+}
+
+void sc__loop_detach(sc_loop *l, sc__client *cl) {
+  for (size_t i = 0; i < l->ncl; i++)
+    if (l->cl[i] == cl) {
+      memmove(l->cl + i, l->cl + i + 1, (l->ncl - i - 1) * sizeof *l->cl);
+      l->ncl--;
+      return;
+    }
+}
+
+sc__timer_id sc__loop_timer(sc_loop *l, double at_ms, sc__timer_cb cb, void *ud) {
+  if (l->nt == l->capt) {
+    size_t cap = l->capt ? l->capt * 2 : 16;
+    sc__timer *p = sc__realloc(l->t, cap * sizeof *p);
+    if (!p) {
+      sc__err(SC_ENOMEM, "loop: out of memory (timer)");
+      return 0;
+    }
+    l->t = p;
+    l->capt = cap;
+  }
+  sc__timer_id id = l->next_id++;
+  l->t[l->nt++] = (sc__timer){id, at_ms, cb, ud};
+  return id;
+}
+
+void sc__loop_cancel(sc_loop *l, sc__timer_id id) {
+  if (!id) return;
+  for (size_t i = 0; i < l->nt; i++)
+    if (l->t[i].id == id) {
+      l->t[i] = l->t[--l->nt]; /* order does not matter: due ones are picked by time */
+      return;
+    }
+}
+
+/* Index of the earliest timer, or nt when none. */
+static size_t earliest(const sc_loop *l) {
+  size_t best = l->nt;
+  for (size_t i = 0; i < l->nt; i++)
+    if (best == l->nt || l->t[i].at < l->t[best].at ||
+        (l->t[i].at == l->t[best].at && l->t[i].id < l->t[best].id))
+      best = i;
+  return best;
+}
+
+/* Run the timers due now, earliest first. Timers added while running wait
+ * for the next round (their id is past the limit), so a timer that re-arms
+ * itself at "now" cannot spin here forever. */
+static int run_timers(sc_loop *l) {
+  sc__timer_id limit = l->next_id;
+  int ran = 0;
+  for (;;) {
+    double now = sc__now_ms();
+    size_t best = l->nt;
+    for (size_t i = 0; i < l->nt; i++)
+      if (l->t[i].id < limit && l->t[i].at <= now &&
+          (best == l->nt || l->t[i].at < l->t[best].at ||
+           (l->t[i].at == l->t[best].at && l->t[i].id < l->t[best].id)))
+        best = i;
+    if (best == l->nt) return ran;
+    sc__timer t = l->t[best];
+    l->t[best] = l->t[--l->nt];
+    t.cb(t.ud);
+    ran++;
+  }
+}
+
+/* Our wake-up fired: lws may have run it before entering poll(), in which
+ * case the poll would sleep until lws' own next timer, so also cancel the
+ * wait. */
+static void wake(lws_sorted_usec_list_t *sul) {
+  sc_loop *l = (sc_loop *)((char *)sul - offsetof(sc_loop, sul));
+  lws_cancel_service(l->ctx);
+}
+
+int sc__loop_service(sc_loop *l, double timeout_ms) {
+  double now = sc__now_ms();
+  double wake_at = now + (timeout_ms > 0 ? timeout_ms : 0);
+  size_t e = earliest(l);
+  if (e < l->nt && l->t[e].at < wake_at) wake_at = l->t[e].at;
+  for (size_t i = 0; i < l->ncl; i++) {
+    sc__ws_want_write(l->cl[i]);
+    double d = sc__cdp_next_deadline(l->cl[i]->cdp);
+    if (d > 0 && d < wake_at) wake_at = d;
+  }
+  if (wake_at - now >= 1.0) {
+    /* lws_service() sleeps until its own next timer or I/O; a timer of
+     * ours makes it return by our deadline. */
+    lws_usec_t us = (lws_usec_t)((wake_at - now) * 1000.0) + 1;
+    lws_sul_schedule(l->ctx, 0, &l->sul, wake, us);
+    lws_service(l->ctx, 0);
+    lws_sul_cancel(&l->sul);
+  } else {
+    lws_service(l->ctx, -1); /* poll without waiting */
+  }
+  int handled = 0;
+  /* A callback may free a connection (and detach it): walk by index and
+   * re-check the bound each time. */
+  for (size_t i = 0; i < l->ncl; i++) handled += sc__client_pump(l->cl[i]);
+  handled += run_timers(l);
+  return handled;
+}
