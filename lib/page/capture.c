@@ -12,28 +12,46 @@ static int check_clip(const sc_page *p, sc_rect clip) {
   return 0;
 }
 
-int sc__page_capture_b64(char **b64, size_t *len, sc_page *p, sc_rect clip, double scale,
-                         int fast) {
-  *b64 = NULL;
-  *len = 0;
+typedef struct cap {
+  sc__capture_cb cb;
+  void *ud;
+} cap;
+
+static void cap_reply(int status, json_t *res, const char *errmsg, void *ud) {
+  cap c = *(cap *)ud;
+  sc__free(ud);
+  json_t *data = status ? NULL : json_object_get(res, "data");
+  if (!status && !json_is_string(data))
+    c.cb(SC_EPROTO, "Page.captureScreenshot: no data", NULL, 0, c.ud);
+  else if (status)
+    c.cb(status, errmsg, NULL, 0, c.ud);
+  else
+    c.cb(0, NULL, json_string_value(data), json_string_length(data), c.ud);
+}
+
+int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
+                           double timeout_ms, sc__capture_cb cb, void *ud) {
   int rc = check_clip(p, clip);
   if (rc < 0) return rc;
-  json_t *res = NULL;
   json_t *params = json_pack(
       "{s:s, s:{s:f, s:f, s:f, s:f, s:f}, s:b, s:b, s:b}", "format", "png", "clip", "x",
       p->cx + clip.x, "y", p->cy + clip.y, "width", (double)clip.w, "height", (double)clip.h,
       "scale", scale, "fromSurface", 1, "captureBeyondViewport", 0, "optimizeForSpeed", fast);
-  rc = sc__page_call(p, "Page.captureScreenshot", params, &res);
-  if (rc < 0) return rc;
-  json_t *data = json_object_get(res, "data");
-  if (!json_is_string(data)) {
-    json_decref(res);
-    return sc__err(SC_EPROTO, "Page.captureScreenshot: no data");
+  cap *c = sc__malloc(sizeof *c);
+  if (!params || !c) {
+    json_decref(params);
+    sc__free(c);
+    return sc__err(SC_ENOMEM, "capture: out of memory");
   }
-  *len = json_string_length(data);
-  *b64 = sc__strndup(json_string_value(data), *len);
-  json_decref(res);
-  return *b64 ? 0 : sc__err(SC_ENOMEM, "capture: out of memory");
+  c->cb = cb;
+  c->ud = ud;
+  rc = sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Page.captureScreenshot", params,
+                    timeout_ms > 0 ? timeout_ms : p->timeout_ms, cap_reply, c, NULL);
+  if (rc) {
+    sc__free(c);
+    return sc__err(rc, "Page.captureScreenshot: %s", sc_strerror(rc));
+  }
+  return 0;
 }
 
 int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, double scale) {
@@ -55,16 +73,34 @@ int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, d
   return rc;
 }
 
+typedef struct cap_wait {
+  int done, status;
+  sc_rect clip;
+  double scale;
+  sc_image *img;
+  char err[256];
+} cap_wait;
+
+static void cap_waited(int status, const char *errmsg, const char *b64, size_t len, void *ud) {
+  cap_wait *w = ud;
+  w->done = 1;
+  if (status == 0) status = sc__page_decode(&w->img, b64, len, w->clip, w->scale);
+  else sc__err(status, "%s", errmsg);
+  w->status = status;
+  if (status) snprintf(w->err, sizeof w->err, "%s", sc_errmsg());
+}
+
 SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip, double scale,
                               int fast, double *ms) {
   *out = NULL;
   if (scale <= 0 || scale > 1) scale = 1;
   double t0 = sc__now_ms();
-  char *b64 = NULL;
-  size_t len = 0;
-  int rc = sc__page_capture_b64(&b64, &len, p, clip, scale, fast);
-  if (rc == 0) rc = sc__page_decode(out, b64, len, clip, scale);
-  sc__free(b64);
-  if (rc == 0 && ms) *ms = sc__now_ms() - t0;
-  return rc;
+  cap_wait w = {0, 0, clip, scale, NULL, ""};
+  int rc = sc__page_capture_async(p, clip, scale, fast, 0, cap_waited, &w);
+  if (rc < 0) return rc;
+  sc__page_wait(p, &w.done);
+  if (w.status) return sc__err(w.status, "%s", w.err);
+  *out = w.img;
+  if (ms) *ms = sc__now_ms() - t0;
+  return 0;
 }

@@ -6,73 +6,100 @@
 #include "core/core.h"
 #include "page_internal.h"
 
-static int mouse(sc_page *p, const char *type, double x, double y, const char *button,
-                 int buttons, int click_count, double dy) {
+static json_t *mouse(const char *type, double x, double y, const char *button, int buttons,
+                     int click_count, double dy) {
   json_t *params = json_pack("{s:s, s:f, s:f, s:s, s:i, s:i, s:i}", "type", type, "x", x, "y",
                              y, "button", button, "buttons", buttons, "clickCount",
                              click_count, "modifiers", 0);
-  if (!params) return sc__err(SC_ENOMEM, "input: out of memory");
-  if (!strcmp(type, "mouseWheel")) {
-    json_object_set_new(params, "deltaX", json_real(0));
-    json_object_set_new(params, "deltaY", json_real(dy));
+  if (params && !strcmp(type, "mouseWheel") &&
+      (json_object_set_new(params, "deltaX", json_real(0)) ||
+       json_object_set_new(params, "deltaY", json_real(dy)))) {
+    json_decref(params);
+    return NULL;
   }
-  return sc__page_call(p, "Input.dispatchMouseEvent", params, NULL);
+  return params;
+}
+
+#define DISPATCH_MOUSE "Input.dispatchMouseEvent"
+
+int sc__page_move_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
+  double x, y;
+  sc__page_to_css(p, at, &x, &y);
+  json_t *ev[1] = {mouse("mouseMoved", x, y, "none", 0, 0, 0)};
+  return sc__page_batch(p, DISPATCH_MOUSE, ev, 1, cb, ud);
+}
+
+int sc__page_click_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
+  double x, y;
+  sc__page_to_css(p, at, &x, &y);
+  json_t *ev[3] = {mouse("mouseMoved", x, y, "none", 0, 0, 0),
+                   mouse("mousePressed", x, y, "left", 1, 1, 0),
+                   mouse("mouseReleased", x, y, "left", 0, 1, 0)};
+  return sc__page_batch(p, DISPATCH_MOUSE, ev, 3, cb, ud);
+}
+
+int sc__page_notch_async(sc_page *p, sc_point at, int dir, int move, sc__done_cb cb, void *ud) {
+  double x, y;
+  sc__page_to_css(p, at, &x, &y);
+  double dy = dir < 0 ? -p->opts.wheel_delta : p->opts.wheel_delta;
+  json_t *ev[2] = {mouse("mouseWheel", x, y, "none", 0, 0, dy), NULL};
+  if (move) {
+    ev[1] = ev[0];
+    ev[0] = mouse("mouseMoved", x, y, "none", 0, 0, 0);
+  }
+  return sc__page_batch(p, DISPATCH_MOUSE, ev, move ? 2 : 1, cb, ud);
+}
+
+/* Blocking wrappers: the asynchronous call, then the loop until it is done. */
+typedef struct waiter {
+  int done, status;
+  char err[256];
+} waiter;
+
+static void waited(int status, const char *errmsg, void *ud) {
+  waiter *w = ud;
+  w->done = 1;
+  w->status = status;
+  if (status) snprintf(w->err, sizeof w->err, "%s", errmsg ? errmsg : sc_strerror(status));
+}
+
+static int wait_for(sc_page *p, waiter *w, int rc) {
+  if (rc < 0) return rc;
+  sc__page_wait(p, &w->done);
+  return w->status ? sc__err(w->status, "%s", w->err) : 0;
 }
 
 SC_EXTERN int sc_page_move(sc_page *p, sc_point at) {
-  double x, y;
-  sc__page_to_css(p, at, &x, &y);
-  return mouse(p, "mouseMoved", x, y, "none", 0, 0, 0);
+  waiter w = {0, 0, ""};
+  return wait_for(p, &w, sc__page_move_async(p, at, waited, &w));
 }
 
 SC_EXTERN int sc_page_click(sc_page *p, sc_point at) {
-  double x, y;
-  sc__page_to_css(p, at, &x, &y);
-  int rc = mouse(p, "mouseMoved", x, y, "none", 0, 0, 0);
-  if (rc == 0) rc = mouse(p, "mousePressed", x, y, "left", 1, 1, 0);
-  if (rc == 0) rc = mouse(p, "mouseReleased", x, y, "left", 0, 1, 0);
-  return rc;
-}
-
-/* Wait while still serving the connection (events keep flowing). */
-static int pause_ms(sc_page *p, double ms) {
-  double end = sc__now_ms() + ms;
-  for (;;) {
-    double left = end - sc__now_ms();
-    if (left <= 0) return 0;
-    int rc = sc__client_service(p->cl, left);
-    if (rc < 0) return rc;
-  }
-}
-
-int sc__page_wheel(sc_page *p, sc_point at, int notches, sc__idle_fn idle, void *ud) {
-  if (notches == 0) return sc__err(SC_EINVAL, "wheel: 0 notches");
-  double x, y;
-  sc__page_to_css(p, at, &x, &y);
-  int rc = mouse(p, "mouseMoved", x, y, "none", 0, 0, 0);
-  int n = notches < 0 ? -notches : notches;
-  double dy = notches < 0 ? -p->opts.wheel_delta : p->opts.wheel_delta;
-  for (int i = 0; i < n && rc == 0; i++) {
-    if (i > 0) {
-      double end = sc__now_ms() + p->opts.notch_spacing_ms;
-      if (idle) rc = idle(ud, end);
-      if (rc == 0) rc = pause_ms(p, end - sc__now_ms());
-    }
-    if (rc == 0) rc = mouse(p, "mouseWheel", x, y, "none", 0, 0, dy);
-  }
-  return rc;
+  waiter w = {0, 0, ""};
+  return wait_for(p, &w, sc__page_click_async(p, at, waited, &w));
 }
 
 SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
-  return sc__page_wheel(p, at, notches, NULL, NULL);
+  if (notches == 0) return sc__err(SC_EINVAL, "wheel: 0 notches");
+  int n = notches < 0 ? -notches : notches, rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    if (i > 0) { /* the notch spacing, serving the connection meanwhile */
+      double end = sc__now_ms() + p->opts.notch_spacing_ms;
+      while (rc == 0 && sc__now_ms() < end) rc = sc__client_service(p->cl, end - sc__now_ms());
+      if (rc) break;
+    }
+    waiter w = {0, 0, ""};
+    rc = wait_for(p, &w, sc__page_notch_async(p, at, notches, i == 0, waited, &w));
+  }
+  return rc;
 }
 
-static int key_event(sc_page *p, const char *type, const sc__keydef *k, int modifiers) {
+static json_t *key_event(const char *type, const sc__keydef *k, int modifiers) {
   json_t *params = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:b}", "type", type, "key",
                              k->key, "code", k->code, "windowsVirtualKeyCode", k->vk,
                              "nativeVirtualKeyCode", k->vk, "location", k->location,
                              "modifiers", modifiers, "isKeypad", k->location == 3);
-  if (!params) return sc__err(SC_ENOMEM, "input: out of memory");
+  if (!params) return NULL;
   /* Text only without Control/Alt/Meta: a chord produces no character. */
   if (!strcmp(type, "keyDown") && k->text[0] && !(modifiers & 7)) {
     json_object_set_new(params, "text", json_string(k->text));
@@ -80,10 +107,10 @@ static int key_event(sc_page *p, const char *type, const sc__keydef *k, int modi
   } else if (!strcmp(type, "keyDown")) {
     json_object_set_new(params, "type", json_string("rawKeyDown"));
   }
-  return sc__page_call(p, "Input.dispatchKeyEvent", params, NULL);
+  return params;
 }
 
-SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
+int sc__page_key_async(sc_page *p, const char *name, int repeat, sc__done_cb cb, void *ud) {
   if (!name || !*name) return sc__err(SC_EINVAL, "key: empty key name");
   if (repeat < 1) return sc__err(SC_EINVAL, "key %s: repeat %d < 1", name, repeat);
   /* Split "Control+Shift+a": modifiers first, the key last ("Plus" names
@@ -116,19 +143,31 @@ SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
   }
   const sc__keydef *k = sc__key_lookup(parts[nparts - 1], &kbuf, textbuf);
   if (!k) return sc__err(SC_EINVAL, "key: unknown key name '%s'", parts[nparts - 1]);
-  int rc = 0;
-  for (int r = 0; r < repeat && rc == 0; r++) {
+  if (repeat > 64) return sc__err(SC_EINVAL, "key %s: repeat %d > 64", name, repeat);
+  /* Every event of every repeat, sent back to back: modifiers down, the
+   * key down and up, modifiers up in reverse. */
+  int per = 2 * nparts, n = 0;
+  json_t **ev = sc__calloc((size_t)(per * repeat), sizeof *ev);
+  if (!ev) return sc__err(SC_ENOMEM, "key: out of memory");
+  for (int r = 0; r < repeat; r++) {
     int held = 0;
-    for (int i = 0; i < nparts - 1 && rc == 0; i++) {
+    for (int i = 0; i < nparts - 1; i++) {
       held |= sc__key_modifier(parts[i]);
-      rc = key_event(p, "keyDown", &mods[i], held);
+      ev[n++] = key_event("keyDown", &mods[i], held);
     }
-    if (rc == 0) rc = key_event(p, "keyDown", k, modifiers);
-    if (rc == 0) rc = key_event(p, "keyUp", k, modifiers);
-    for (int i = nparts - 2; i >= 0 && rc == 0; i--) {
+    ev[n++] = key_event("keyDown", k, modifiers);
+    ev[n++] = key_event("keyUp", k, modifiers);
+    for (int i = nparts - 2; i >= 0; i--) {
       held &= ~sc__key_modifier(parts[i]);
-      rc = key_event(p, "keyUp", &mods[i], held);
+      ev[n++] = key_event("keyUp", &mods[i], held);
     }
   }
+  int rc = sc__page_batch(p, "Input.dispatchKeyEvent", ev, n, cb, ud);
+  sc__free(ev);
   return rc;
+}
+
+SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
+  waiter w = {0, 0, ""};
+  return wait_for(p, &w, sc__page_key_async(p, name, repeat, waited, &w));
 }

@@ -20,25 +20,52 @@ struct sc_page {
   int cw, ch;
   /* mouse state for the next event */
   int buttons;
+  struct sc__opener *opener; /* an open in flight (open.c), else NULL */
 };
 
 /* One CDP command on this page's session; *result (optional) new reference.
- * Errors: sc_errmsg() = "METHOD: reason". */
+ * Errors: sc_errmsg() = "METHOD: reason". Blocking: services the loop. */
 int sc__page_call(sc_page *p, const char *method, json_t *params, json_t **result);
 
-/* Work to do while waiting between wheel notches; must return before
- * `until` (monotonic ms). Non-zero return aborts the gesture. */
-typedef int (*sc__idle_fn)(void *ud, double until);
-/* sc_page_wheel with an idle hook between notches (the runner captures
- * there, so a change after the first notch is seen when it happens). */
-int sc__page_wheel(sc_page *p, sc_point at, int notches, sc__idle_fn idle, void *ud);
+/* The asynchronous page: every function below queues its commands and
+ * returns at once; the callback fires exactly once from the loop, or never
+ * when the function itself returned an error. errmsg is borrowed. */
+typedef void (*sc__done_cb)(int status, const char *errmsg, void *ud);
+/* A capture's reply: b64 is the PNG as base64 text, borrowed for the call. */
+typedef void (*sc__capture_cb)(int status, const char *errmsg, const char *b64, size_t len,
+                               void *ud);
 
-/* The two halves of sc_page_capture: the screenshot as base64 PNG text (a
- * new string, sc__free), and its decoding (size checked against the clip).
- * The runner compares the text of consecutive captures: equal bytes are
- * equal pixels, so an unchanged screen costs no decode. */
-int sc__page_capture_b64(char **b64, size_t *len, sc_page *p, sc_rect clip, double scale,
-                         int fast);
+/* Commands sent back to back, done when the last reply is in: status is
+ * the first failure. params are stolen (all of them, also on failure). */
+int sc__page_batch(sc_page *p, const char *method, json_t **params, int n, sc__done_cb cb,
+                   void *ud);
+int sc__page_move_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud);
+int sc__page_click_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud);
+/* One wheel notch (dir < 0 up/in, > 0 down/out), with a pointer move first
+ * when move is set. */
+int sc__page_notch_async(sc_page *p, sc_point at, int dir, int move, sc__done_cb cb, void *ud);
+int sc__page_key_async(sc_page *p, const char *key, int repeat, sc__done_cb cb, void *ud);
+/* Clip screenshot (guest rect) with its own deadline (<= 0: the page's). */
+int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
+                           double timeout_ms, sc__capture_cb cb, void *ud);
+/* Open a page without blocking: *out is set at once (the caller's; free it
+ * only after cb fired, or after the open failed synchronously); cb fires
+ * when the canvas is there (0) or the open failed. */
+int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
+                        const sc_page_options *opts, sc__done_cb cb, void *ud);
+/* Abandon an open in flight (its callback never fires). */
+void sc__page_open_abandon(sc_page *p);
+/* Close without waiting: the target and its context are closed by
+ * fire-and-forget commands; p is freed at once. NULL is fine. */
+void sc__page_close_async(sc_page *p);
+/* Run the page's loop until *done is non-zero (blocking wrappers). */
+void sc__page_wait(sc_page *p, const int *done);
+/* The loop the page lives on (borrowed). */
+struct sc_loop *sc__page_loop(sc_page *p);
+
+/* Decode a capture (size checked against the clip). The runner compares
+ * the text of consecutive captures: equal bytes are equal pixels, so an
+ * unchanged screen costs no decode. */
 int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, double scale);
 
 /* Guest point to page CSS coordinates (pixel centre). */

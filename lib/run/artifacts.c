@@ -29,7 +29,7 @@ static int save_region(const sc__frame *f, sc_rect rr, const char *path) {
 
 void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region, sc_rect rr,
                           const sc__frame *before, const sc__frame *after, int cycle) {
-  const char *dir = r->o->report_dir;
+  const char *dir = r->report_dir;
   if (!dir || !before->img || !after->img) return;
   if (mkdir(dir, 0755) < 0 && errno != EEXIST) return;
   char base[1024], path[1100];

@@ -1,4 +1,5 @@
-/* Captures for judging: single, and "settled" (two identical in a row);
+/* Captures for judging: taking one (decode, or copy when the bytes are
+ * known), the settled capture (two identical in a row) as a small machine,
  * named snapshots and baseline images. */
 #include <string.h>
 
@@ -19,54 +20,95 @@ static int same_bytes(const sc__frame *k, sc_rect clip, const char *raw, size_t 
          !memcmp(k->raw, raw, len);
 }
 
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms, double *reply,
-                       const sc__frame *prev, int *same, const sc__frame *also) {
-  double t0 = sc__now_ms();
-  char *b64 = NULL;
-  size_t len = 0;
+int sc__runner_take(sc__runner *r, sc__frame *f, sc_rect clip, const char *raw, size_t len,
+                    const sc__frame *prev, int *same, const sc__frame *also) {
   if (same) *same = 0;
-  int rc = r->io.capture(r->io.ctx, &b64, &len, clip, r->o->fast_capture);
-  if (rc < 0) return rc;
-  if (reply) *reply = sc__now_ms();
   sc_image *img = NULL;
-  const sc__frame *known = same_bytes(prev, clip, b64, len)   ? prev
-                           : same_bytes(also, clip, b64, len) ? also
+  const sc__frame *known = same_bytes(prev, clip, raw, len)   ? prev
+                           : same_bytes(also, clip, raw, len) ? also
                                                                : NULL;
+  int rc;
   if (known) {
     /* Same bytes, same pixels: copy instead of decoding. */
     rc = sc_image_crop(&img, known->img, (sc_rect){0, 0, known->img->width, known->img->height});
     if (same && rc == 0 && known == prev) *same = 1;
   } else {
-    rc = r->io.decode(r->io.ctx, &img, b64, len, clip);
+    rc = r->io.decode(r->io.ctx, &img, raw, len, clip);
   }
+  char *copy = rc == 0 ? sc__strndup(raw, len) : NULL;
+  if (rc == 0 && !copy) rc = sc__err(SC_ENOMEM, "capture: out of memory");
   if (rc < 0) {
-    sc__free(b64);
+    sc_image_free(img);
     return rc;
   }
   sc__frame_free(f);
   f->img = img;
   f->clip = clip;
-  f->raw = b64;
+  f->raw = copy;
   f->rawlen = len;
-  if (ms) *ms = sc__now_ms() - t0;
   return 0;
 }
 
-int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline) {
-  sc__frame prev = {0};
-  int rc, same = 0;
-  for (;;) {
-    rc = sc__runner_capture(r, f, clip, NULL, NULL, &prev, &same, NULL);
-    if (rc < 0) break;
-    if (prev.img && (same || sc__frame_equal(&prev, f, clip))) break;
-    if (sc__now_ms() >= deadline) {
-      rc = SC__NOT_AT_REST;
-      break;
-    }
-    sc__frame_move(&prev, f);
+/* The settled capture: captures back to back until two in a row are
+ * identical, or the deadline. */
+static void settle_next(sc__runner *r);
+
+static void settle_finish(sc__runner *r, int rc) {
+  sc__frame_free(&r->settle.prev);
+  r->settle.done(r, rc);
+}
+
+static void settle_captured(int status, const char *errmsg, const char *raw, size_t len,
+                            void *ud) {
+  sc__runner *r = ud;
+  sc__settle *st = &r->settle;
+  r->pending = 0;
+  if (r->canceled) {
+    settle_finish(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+    return;
   }
-  sc__frame_free(&prev);
-  return rc;
+  if (status) {
+    settle_finish(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
+    return;
+  }
+  int same = 0;
+  int rc = sc__runner_take(r, &st->f, st->clip, raw, len, &st->prev, &same, NULL);
+  if (rc < 0) {
+    settle_finish(r, rc);
+    return;
+  }
+  if (st->prev.img && (same || sc__frame_equal(&st->prev, &st->f, st->clip))) {
+    settle_finish(r, 0);
+    return;
+  }
+  if (sc__now_ms() >= st->deadline) {
+    settle_finish(r, SC__NOT_AT_REST);
+    return;
+  }
+  sc__frame_move(&st->prev, &st->f);
+  settle_next(r);
+}
+
+static void settle_next(sc__runner *r) {
+  sc__settle *st = &r->settle;
+  double left = st->deadline - sc__now_ms();
+  int rc = r->io.capture(r->io.ctx, st->clip, r->fast_capture,
+                         (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, settle_captured, r);
+  if (rc < 0) {
+    settle_finish(r, rc);
+    return;
+  }
+  r->pending = 1;
+}
+
+void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done) {
+  sc__settle *st = &r->settle;
+  sc__frame_free(&st->f);
+  sc__frame_free(&st->prev);
+  st->clip = clip;
+  st->deadline = deadline;
+  st->done = done;
+  settle_next(r);
 }
 
 int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f) {
@@ -124,6 +166,10 @@ void sc__runner_snaps_clear(sc__runner *r) {
 }
 
 void sc__runner_clear(sc__runner *r) {
+  if (r->timer && r->io.cancel) r->io.cancel(r->io.ctx, r->timer);
+  r->timer = 0;
+  sc__frame_free(&r->settle.f);
+  sc__frame_free(&r->settle.prev);
   sc__runner_snaps_clear(r);
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {

@@ -1,25 +1,42 @@
-/* Internal runner state: one user's page, its snapshots and clocks. */
+/* Internal runner state: one user as a state machine driven by replies and
+ * timers (never by sleeping): setup steps, then cycles of steps, each step
+ * settle -> park -> at-rest capture -> gesture (captures between notches)
+ * -> polls -> verdict; a cycle starts with a "start" snapshot and ends with
+ * a drift check. */
 #ifndef SC_RUNNER_H
 #define SC_RUNNER_H
 
+#include <stdint.h>
+
 #include "judge/judge.h"
-#include "page/page_internal.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
 
-/* How the runner reaches the page (see io.c). */
+/* Completion of an input or of a capture (raw bytes borrowed for the call). */
+typedef void (*sc__io_done)(int status, const char *errmsg, void *ud);
+typedef void (*sc__io_captured)(int status, const char *errmsg, const char *raw, size_t len,
+                                void *ud);
+typedef void (*sc__io_tick)(void *ud);
+
+/* How the runner reaches the page and the clock (see io.c). Each function
+ * returns 0 and calls back exactly once later, or returns an error and
+ * never calls back. Unit tests give a scripted world with a fake clock. */
 typedef struct sc__runner_io {
-  int (*move)(void *ctx, sc_point at);
-  int (*click)(void *ctx, sc_point at);
-  int (*wheel)(void *ctx, sc_point at, int notches, sc__idle_fn idle, void *ud);
-  int (*key)(void *ctx, const char *key, int repeat);
-  /* the capture as received (a new string, sc__free) */
-  int (*capture)(void *ctx, char **raw, size_t *len, sc_rect clip, int fast);
+  int (*move)(void *ctx, sc_point at, sc__io_done cb, void *ud);
+  int (*click)(void *ctx, sc_point at, sc__io_done cb, void *ud);
+  /* one wheel notch; dir < 0 in/up; first: move the pointer there first */
+  int (*notch)(void *ctx, sc_point at, int dir, int first, sc__io_done cb, void *ud);
+  int (*key)(void *ctx, const char *key, int repeat, sc__io_done cb, void *ud);
+  int (*capture)(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
+                 void *ud);
   int (*decode)(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip);
+  /* a timer at absolute monotonic ms; returns an id > 0, 0 when out of memory */
+  uint64_t (*timer)(void *ctx, double at_ms, sc__io_tick cb, void *ud);
+  void (*cancel)(void *ctx, uint64_t id);
   void *ctx;
 } sc__runner_io;
 
-/* The table that drives a real page. */
+/* The table that drives a real page on its loop. */
 sc__runner_io sc__runner_page_io(sc_page *p);
 
 typedef struct sc__snap {
@@ -32,10 +49,56 @@ typedef struct sc__baseline {
   sc_image *img;
 } sc__baseline;
 
-typedef struct sc__runner {
+typedef struct sc__runner sc__runner;
+
+/* Capture until two consecutive captures are identical (at rest), or the
+ * deadline: done(r, rc) with rc 0 at rest, SC__NOT_AT_REST (not an error)
+ * when the deadline came first, negative when a capture failed. The last
+ * capture is in r->settle.f. */
+#define SC__NOT_AT_REST 1
+/* A capture's own deadline: what is left of the wait it serves, plus this
+ * (a hung page fails its user soon after the step's timeout, not after
+ * the browser's 30 s command default). */
+#define SC__CAPTURE_GRACE_MS 2000.0
+/* How long the cycle's end (drift) waits for the screen to come to rest. */
+#define SC__REST_WAIT_MS 8000.0
+typedef void (*sc__settle_done)(sc__runner *r, int rc);
+typedef struct sc__settle {
+  sc_rect clip;
+  double deadline;
+  sc__frame f, prev;
+  sc__settle_done done;
+} sc__settle;
+
+/* One step in progress. */
+typedef struct sc__stepm {
+  const sc_step *st;
+  size_t ni;                /* index into r->need */
+  sc_step_result *res;
+  sc_rect U;
+  sc__frame before, cur, prev;
+  sc__verdict *v;
+  sc__scale *sb;
+  sc__judge_ctx ctx;
+  double t0;
+  double capsum, cap_last, last_t;
+  double cap_req_at;        /* when the capture in flight was asked for */
+  int notch;                /* notches sent */
+  double next_notch_at;
+  int key_moved;            /* a key step's pointer move is done */
+  int in_poll;              /* the gesture is whole: captures may give the verdict */
+} sc__stepm;
+
+enum sc__phase { SC__PH_SETUP, SC__PH_CYCLE_START, SC__PH_STEPS, SC__PH_DRIFT, SC__PH_DONE };
+
+typedef void (*sc__runner_step_cb)(sc__runner *r, const sc_step_result *res, void *ud);
+typedef void (*sc__runner_done_cb)(sc__runner *r, void *ud);
+
+struct sc__runner {
   const sc_scenario *s;
   sc__runner_io io;           /* the page (or a test's script) */
-  const sc_run_options *o;
+  const char *report_dir;     /* failure images, or NULL */
+  int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
   sc__snap *snaps;
   size_t nsnaps;
@@ -46,24 +109,58 @@ typedef struct sc__runner {
   sc_point last_click;
   int have_click;
   int artifact_seq;
-} sc__runner;
+
+  /* the machine */
+  sc_run_result *rr;          /* results go here (owned by the caller) */
+  int cycles;                 /* to run, unless duration_ms */
+  double duration_ms;         /* > 0: new cycles until this long after the first began */
+  double first_cycle_at;
+  int phase;
+  size_t idx;                 /* step index within the phase */
+  int cycle;                  /* 1-based, 0 in setup */
+  sc__stepm sm;
+  sc__settle settle;
+  uint64_t timer;             /* a pending timer of ours, 0 none */
+  void (*timer_fn)(sc__runner *r);  /* what it runs */
+  void (*after_park)(sc__runner *r);
+  int rc;                     /* 0, or the error that ended the user */
+  int pending;                /* an I/O callback of ours is outstanding */
+  int canceled;
+  char cancel_why[200];
+  sc__runner_step_cb on_step;
+  sc__runner_done_cb on_done;
+  void *ud;
+};
 
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
 
-/* Capture guest rect clip into f (replaced). *ms gets the whole cost
- * (round trip and decode), *reply the time the reply arrived. When this
- * capture's bytes equal those of prev (then *same is set: nothing changed
- * since) or of also (e.g. the pre-gesture capture), that frame's image is
- * copied instead of decoded. prev, also and same may be NULL. */
-int sc__runner_capture(sc__runner *r, sc__frame *f, sc_rect clip, double *ms, double *reply,
-                       const sc__frame *prev, int *same, const sc__frame *also);
-/* Capture until two consecutive captures are identical, at most until
- * deadline (monotonic ms). 0 when at rest; SC__NOT_AT_REST (positive: not
- * an error) when the deadline came first, f then holds the last capture;
- * negative sc_error when a capture failed (a CDP timeout among them). */
-#define SC__NOT_AT_REST 1
-int sc__runner_capture_settled(sc__runner *r, sc__frame *f, sc_rect clip, double deadline);
+/* Work out what each step must capture (r->need). */
+int sc__runner_plan(sc__runner *r);
+
+/* Start the machine: setup steps, then cycles; results appended to r->rr,
+ * on_step after each, on_done once at the end (also after an error, which
+ * is then in r->rr->error). Returns 0, or an error when nothing started
+ * (on_done never fires then). */
+int sc__runner_start(sc__runner *r);
+/* Stop at the next callback: the step in progress is not judged; the user
+ * ends with error "canceled: why". Safe from inside any callback. */
+void sc__runner_cancel(sc__runner *r, const char *why);
+/* Free everything the runner holds (not the result, not the page). */
+void sc__runner_clear(sc__runner *r);
+
+/* Internal parts of the machine, one file each. */
+void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done);
+/* Run step st (need index ni): appends a result, then calls next(r, rc). */
+void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
+/* The machine moves on after a step (step.c calls it). */
+void sc__runner_step_end(sc__runner *r, int rc);
+/* Timer helper: arm r->timer at at_ms calling fn(r). 0 or SC_ENOMEM. */
+int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r));
+/* Decode raw into f (replaced), or copy the image of prev/also when raw is
+ * byte-identical to theirs (then *same is set when it was prev). */
+int sc__runner_take(sc__runner *r, sc__frame *f, sc_rect clip, const char *raw, size_t len,
+                    const sc__frame *prev, int *same, const sc__frame *also);
 
 /* Remember a frame under a name (replacing an older one); f is moved in. */
 int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
@@ -71,22 +168,15 @@ const sc__frame *sc__runner_snap_get(void *r, const char *name);
 /* Forget every snapshot (a new cycle starts: none may leak into it). */
 void sc__runner_snaps_clear(sc__runner *r);
 const sc_image *sc__runner_baseline(void *r, const char *path);
-void sc__runner_clear(sc__runner *r);
-
-/* Work out what each step must capture (r->need). */
-int sc__runner_plan(sc__runner *r);
-
-/* Start a cycle: forget every snapshot, park, take "start" at rest. */
-int sc__runner_cycle_start(sc__runner *r, const sc_step *first);
-
-/* Run one step (index into setup when setup is set, else into the cycle). */
-int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t need_index,
-                    int cycle);
 
 /* Write before/after/diff PNGs of guest rect rr for a failed step; appends
- * paths to res->artifacts and returns a short " (see DIR/...)" suffix. */
+ * paths to res->artifacts. */
 void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region,
                           sc_rect rr, const sc__frame *before, const sc__frame *after,
                           int cycle);
+
+/* Results: append a copy of res (moved in) to rr; drift entries. */
+int sc__result_push(sc_run_result *rr, sc_step_result *res);
+int sc__result_drift(sc_run_result *rr, int cycle, const char *region, long pixels);
 
 #endif

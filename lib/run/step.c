@@ -1,7 +1,9 @@
-/* One step: settle, park, capture at rest, gesture, then capture back to
- * back until every expectation holds on a settled frame (two identical
- * captures in a row) or the timeout. A step never passes on a frame between
- * wheel notches, nor on a change that only the pointer caused. */
+/* One step as a state machine: settle (timer) -> park (move) -> at-rest
+ * capture -> gesture (wheel notches spaced by timers, with captures in the
+ * pauses) -> captures back to back until every expectation holds on a
+ * settled frame (two identical captures in a row) or the timeout. A step
+ * never passes on a frame between wheel notches, nor on a change that only
+ * the pointer caused. Every wait is a timer or a reply: nothing sleeps. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,120 +12,15 @@
 #include "core/core.h"
 #include "runner.h"
 
-/* What polling needs, shared with the idle hook between wheel notches. */
-typedef struct poll {
-  sc__runner *r;
-  const sc_step *st;
-  sc_step_result *res;
-  sc_rect U;
-  sc__judge_ctx ctx;
-  sc__verdict *v;
-  double t0;
-  double capsum;   /* cost of the captures after the first input */
-  double cap_last; /* cost of the latest capture, to fit captures into pauses */
-  double last_t;   /* reply time of the latest capture, ms after the first input */
-} poll;
-
-/* *all and *first_bad from the verdicts in ps->v. */
-static void tally(poll *ps, int *all, size_t *first_bad) {
-  *all = 1;
-  *first_bad = ps->st->nexpect;
-  for (size_t i = 0; i < ps->st->nexpect; i++)
-    if (!ps->v[i].holds) {
-      *all = 0;
-      if (*first_bad == ps->st->nexpect) *first_bad = i;
-    }
-}
-
-/* Capture U into f and judge every expectation on it; *all = all hold,
- * *same = the capture is byte-identical to prev. An identical capture is
- * not decoded nor judged again: every verdict depends only on the pixels
- * and fixed references, except "stable", which now holds (0 px changed).
- * Times are those of the capture's reply. Returns 1 when any expectation
- * shows an expected change, negative on error. */
-static int poll_once(poll *ps, sc__frame *f, const sc__frame *prev, int *all, size_t *first_bad,
-                     int *same) {
-  double ms = 0, reply = 0;
-  int rc = sc__runner_capture(ps->r, f, ps->U, &ms, &reply, prev, same, ps->ctx.before);
-  if (rc < 0) return rc;
-  double t = reply - ps->t0;
-  ps->last_t = t;
-  ps->res->captures++;
-  ps->capsum += ms;
-  ps->cap_last = ms;
-  if (*same) {
-    for (size_t i = 0; i < ps->st->nexpect; i++)
-      if (ps->st->expect[i].kind == SC_EXPECT_STABLE) {
-        ps->v[i].holds = 1;
-        snprintf(ps->v[i].reason, sizeof ps->v[i].reason, "%s equals previous capture",
-                 ps->r->s->regions[ps->st->expect[i].region].name);
-      }
-    tally(ps, all, first_bad);
-    return 0;
-  }
-  ps->ctx.cur = f;
-  ps->ctx.prev = prev && prev->img ? prev : NULL;
-  ps->ctx.elapsed_ms = t;
-  int change = 0;
-  for (size_t i = 0; i < ps->st->nexpect; i++) {
-    sc__judge_expect(&ps->v[i], ps->st, i, &ps->ctx);
-    change |= ps->v[i].shows_change;
-  }
-  tally(ps, all, first_bad);
-  if (change && ps->res->first_change_ms < 0) ps->res->first_change_ms = t;
-  return change;
-}
-
-/* Between wheel notches: capture when one fits in the pause, so the first
- * change is seen when it happens, not only after the last notch. Frames
- * taken here are never verdict frames (the gesture is not complete). */
-static int between_notches(void *ud, double until) {
-  poll *ps = ud;
-  if (ps->res->first_change_ms >= 0 || ps->st->nexpect == 0) return 0;
-  if (until - sc__now_ms() < 1.5 * (ps->cap_last > 0 ? ps->cap_last : 100)) return 0;
-  sc__frame f = {0};
-  int all, same;
-  size_t bad;
-  int rc = poll_once(ps, &f, NULL, &all, &bad, &same);
-  sc__frame_free(&f);
-  return rc < 0 ? rc : 0;
-}
+static void park_done(int status, const char *errmsg, void *ud);
+static void pre_done(sc__runner *r, int rc);
+static void gesture_begin(sc__runner *r);
+static void poll_next(sc__runner *r);
 
 static double unix_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int gesture(sc__runner *r, const sc_step *st, poll *ps) {
-  const sc_action *a = &st->action;
-  switch (a->kind) {
-  case SC_ACTION_NONE:
-    return 0;
-  case SC_ACTION_CLICK:
-    return r->io.click(r->io.ctx, a->at);
-  case SC_ACTION_MOVE:
-    return r->io.move(r->io.ctx, a->at);
-  case SC_ACTION_WHEEL:
-    return r->io.wheel(r->io.ctx, a->at, a->notches, between_notches, ps);
-  case SC_ACTION_KEY: {
-    int rc = a->has_at ? r->io.move(r->io.ctx, a->at) : 0;
-    return rc < 0 ? rc : r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1);
-  }
-  }
-  return sc__err(SC_EINVAL, "step %s: unknown action", st->id);
-}
-
-/* The settle floor: time since the last gesture, and no accidental double
- * click on the same point. */
-static void settle(sc__runner *r, const sc_step *st) {
-  double until = r->last_gesture_end > 0 ? r->last_gesture_end + st->settle_ms : 0;
-  if (st->action.kind == SC_ACTION_CLICK && r->have_click &&
-      fabs(st->action.at.x - r->last_click.x) < 8 && fabs(st->action.at.y - r->last_click.y) < 8) {
-    double dc = r->last_click_at + r->s->double_click_ms + 1;
-    if (dc > until) until = dc;
-  }
-  sc__sleep_ms(until - sc__now_ms());
 }
 
 static void set_reason(sc_step_result *res, const char *msg) {
@@ -142,128 +39,369 @@ static void summarize(char *buf, size_t len, const sc__verdict *v, size_t n) {
   }
 }
 
-int sc__runner_step(sc__runner *r, sc_step_result *res, const sc_step *st, size_t ni,
-                    int cycle) {
+/* The step is over (rc < 0: an error stopped it; its message is taken
+ * now, before anything else can overwrite it). */
+static void finish(sc__runner *r, int rc) {
+  sc__stepm *sm = &r->sm;
+  sc_step_result *res = sm->res;
+  if (rc < 0 && !res->reason) set_reason(res, sc_errmsg());
+  res->capture_ms = res->captures ? sm->capsum / res->captures : 0;
+  for (size_t i = 0; i < sm->st->nexpect && sm->v; i++)
+    if (sm->st->expect[i].kind == SC_EXPECT_SCALE) {
+      res->scale_factor = sm->v[i].factor;
+      if (sm->v[i].scale_text[0] && !res->scale_text)
+        res->scale_text = sc__strdup(sm->v[i].scale_text);
+    }
+  sc__frame_free(&sm->before);
+  sc__frame_free(&sm->cur);
+  sc__frame_free(&sm->prev);
+  sc__free(sm->v);
+  sc__free(sm->sb);
+  sm->v = NULL;
+  sm->sb = NULL;
+  sc__runner_step_end(r, rc);
+}
+
+/* An I/O callback arrived: 1 when the machine may go on, 0 when it ended
+ * the step (cancel or error). */
+static int io_ok(sc__runner *r, int status, const char *errmsg) {
+  r->pending = 0;
+  if (r->canceled) {
+    finish(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+    return 0;
+  }
+  if (status) {
+    finish(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
+    return 0;
+  }
+  return 1;
+}
+
+/* Start an I/O call: on a synchronous failure the step ends. */
+static int io_started(sc__runner *r, int rc) {
+  if (rc < 0) {
+    finish(r, rc);
+    return 0;
+  }
+  r->pending = 1;
+  return 1;
+}
+
+/* ---- settle floor and park ---- */
+
+static void settled(sc__runner *r) {
   const sc_scenario *s = r->s;
-  memset(res, 0, sizeof *res);
+  if (r->sm.st->park && s->has_park) {
+    io_started(r, r->io.move(r->io.ctx, s->park, park_done, r));
+    return;
+  }
+  park_done(0, NULL, r);
+}
+
+/* The settle floor: time since the last gesture, and no accidental double
+ * click on the same point. */
+void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
+  sc__stepm *sm = &r->sm;
+  memset(sm, 0, sizeof *sm);
+  sm->st = st;
+  sm->ni = ni;
+  sm->U = r->need[ni];
+  sm->res = sc__calloc(1, sizeof *sm->res);
+  sm->v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->v);
+  sm->sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->sb);
+  if (!sm->res || !sm->v || !sm->sb) {
+    sc__free(sm->res);
+    sm->res = NULL;
+    sc__free(sm->v);
+    sc__free(sm->sb);
+    sm->v = NULL;
+    sm->sb = NULL;
+    sc__runner_step_end(r, sc__err(SC_ENOMEM, "runner: out of memory"));
+    return;
+  }
+  sc_step_result *res = sm->res;
   res->step_id = st->id;
-  res->cycle = cycle;
+  res->cycle = r->cycle;
+  res->setup = r->phase == SC__PH_SETUP;
   res->first_change_ms = -1;
   res->verified_ms = -1;
-  sc_rect U = r->need[ni];
-  sc__frame before = {0}, cur = {0}, prev = {0};
-  sc__verdict *v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *v);
-  sc__scale *sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sb);
-  char msg[1024];
-  int rc = 0;
-  if (!v || !sb) {
-    rc = sc__err(SC_ENOMEM, "runner: out of memory");
-    goto done;
+  double until = r->last_gesture_end > 0 ? r->last_gesture_end + st->settle_ms : 0;
+  if (st->action.kind == SC_ACTION_CLICK && r->have_click &&
+      fabs(st->action.at.x - r->last_click.x) < 8 && fabs(st->action.at.y - r->last_click.y) < 8) {
+    double dc = r->last_click_at + r->s->double_click_ms + 1;
+    if (dc > until) until = dc;
   }
-
-  settle(r, st);
-  if (st->park && s->has_park && (rc = r->io.move(r->io.ctx, s->park)) < 0) goto done;
-
-  if (U.w > 0) {
-    rc = sc__runner_capture_settled(r, &before, U, sc__now_ms() + st->timeout_ms);
-    if (rc == SC__NOT_AT_REST) {
-      rc = 0;
-      snprintf(msg, sizeof msg, "screen not at rest before the gesture (%.0f ms)",
-               st->timeout_ms);
-      set_reason(res, msg);
-      goto done;
-    }
-    if (rc < 0) goto done;
-    /* This step's at-rest capture is the snapshot later steps name by id. */
-    sc__frame snap = {.img = NULL, .clip = before.clip};
-    if ((rc = sc_image_crop(&snap.img, before.img, (sc_rect){0, 0, U.w, U.h})) < 0) goto done;
-    if ((rc = sc__runner_snap_put(r, st->id, &snap)) < 0) {
-      sc__frame_free(&snap);
-      goto done;
-    }
-    for (size_t i = 0; i < st->nexpect; i++)
-      if (st->expect[i].kind == SC_EXPECT_SCALE)
-        sc__scale_read(&sb[i], &before, s->regions[st->expect[i].region].r,
-                       st->expect[i].profile);
+  if (until > sc__now_ms()) {
+    if (sc__runner_after(r, until, settled) < 0) finish(r, SC_ENOMEM);
+    return;
   }
+  settled(r);
+}
 
-  poll ps = {r, st, res, U, {s, &before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
-                            r, sb, 0}, v, 0, 0, 0, 0};
-  ps.t0 = sc__now_ms();
-  res->started_unix_ms = unix_ms();
-  rc = gesture(r, st, &ps);
+/* ---- the at-rest capture before the gesture ---- */
+
+static void park_done(int status, const char *errmsg, void *ud) {
+  sc__runner *r = ud;
+  if (!io_ok(r, status, errmsg)) return;
+  sc__stepm *sm = &r->sm;
+  if (sm->U.w > 0) {
+    sc__runner_settle(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_done);
+    return;
+  }
+  gesture_begin(r);
+}
+
+static void pre_done(sc__runner *r, int rc) {
+  sc__stepm *sm = &r->sm;
+  const sc_scenario *s = r->s;
+  const sc_step *st = sm->st;
+  sc__frame_move(&sm->before, &r->settle.f);
+  if (rc == SC__NOT_AT_REST) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "screen not at rest before the gesture (%.0f ms)", st->timeout_ms);
+    set_reason(sm->res, msg);
+    finish(r, 0);
+    return;
+  }
+  if (rc < 0) {
+    finish(r, rc);
+    return;
+  }
+  /* This step's at-rest capture is the snapshot later steps name by id. */
+  sc__frame snap = {.img = NULL, .clip = sm->before.clip};
+  if ((rc = sc_image_crop(&snap.img, sm->before.img, (sc_rect){0, 0, sm->U.w, sm->U.h})) < 0 ||
+      (rc = sc__runner_snap_put(r, st->id, &snap)) < 0) {
+    sc__frame_free(&snap);
+    finish(r, rc);
+    return;
+  }
+  for (size_t i = 0; i < st->nexpect; i++)
+    if (st->expect[i].kind == SC_EXPECT_SCALE)
+      sc__scale_read(&sm->sb[i], &sm->before, s->regions[st->expect[i].region].r,
+                     st->expect[i].profile);
+  gesture_begin(r);
+}
+
+/* ---- judging one capture ---- */
+
+/* *all and *first_bad from the verdicts. */
+static void tally(const sc__stepm *sm, int *all, size_t *first_bad) {
+  *all = 1;
+  *first_bad = sm->st->nexpect;
+  for (size_t i = 0; i < sm->st->nexpect; i++)
+    if (!sm->v[i].holds) {
+      *all = 0;
+      if (*first_bad == sm->st->nexpect) *first_bad = i;
+    }
+}
+
+/* Take the capture into f and judge every expectation on it; *same = the
+ * capture is byte-identical to prev. An identical capture is not decoded
+ * nor judged again: every verdict depends only on the pixels and fixed
+ * references, except "stable", which now holds (0 px changed). Times are
+ * those of the capture's reply (now). Returns 0 or negative. */
+static int judge(sc__runner *r, sc__frame *f, const sc__frame *prev, const char *raw, size_t len,
+                 double t_req, int *same) {
+  sc__stepm *sm = &r->sm;
+  double reply = sc__now_ms();
+  int rc = sc__runner_take(r, f, sm->U, raw, len, prev, same, &sm->before);
+  if (rc < 0) return rc;
+  double t = reply - sm->t0;
+  double ms = sc__now_ms() - t_req;
+  sm->last_t = t;
+  sm->res->captures++;
+  sm->capsum += ms;
+  sm->cap_last = ms;
+  if (*same) {
+    for (size_t i = 0; i < sm->st->nexpect; i++)
+      if (sm->st->expect[i].kind == SC_EXPECT_STABLE) {
+        sm->v[i].holds = 1;
+        snprintf(sm->v[i].reason, sizeof sm->v[i].reason, "%s equals previous capture",
+                 r->s->regions[sm->st->expect[i].region].name);
+      }
+    return 0;
+  }
+  sm->ctx.cur = f;
+  sm->ctx.prev = prev && prev->img ? prev : NULL;
+  sm->ctx.elapsed_ms = t;
+  int change = 0;
+  for (size_t i = 0; i < sm->st->nexpect; i++) {
+    sc__judge_expect(&sm->v[i], sm->st, i, &sm->ctx);
+    change |= sm->v[i].shows_change;
+  }
+  if (change && sm->res->first_change_ms < 0) sm->res->first_change_ms = t;
+  return 0;
+}
+
+/* ---- the gesture ---- */
+
+static void gesture_done(sc__runner *r);
+static void notch_send(sc__runner *r);
+
+static void input_done(int status, const char *errmsg, void *ud) {
+  sc__runner *r = ud;
+  if (!io_ok(r, status, errmsg)) return;
+  sc__stepm *sm = &r->sm;
+  const sc_action *a = &sm->st->action;
+  if (a->kind == SC_ACTION_KEY && a->has_at && !sm->key_moved) {
+    sm->key_moved = 1;
+    io_started(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
+    return;
+  }
+  if (a->kind == SC_ACTION_WHEEL) {
+    int n = a->notches < 0 ? -a->notches : a->notches;
+    if (++sm->notch < n) {
+      sm->next_notch_at = sc__now_ms() + r->s->notch_spacing_ms;
+      /* Capture in the pause when one fits, so the first change is seen
+       * when it happens, not only after the last notch. Such frames are
+       * never verdict frames: the gesture is not complete. */
+      double room = sm->next_notch_at - sc__now_ms();
+      if (sm->res->first_change_ms < 0 && sm->st->nexpect > 0 && sm->U.w > 0 &&
+          room >= 1.5 * (sm->cap_last > 0 ? sm->cap_last : 100)) {
+        poll_next(r);
+        return;
+      }
+      if (sc__runner_after(r, sm->next_notch_at, notch_send) < 0) finish(r, SC_ENOMEM);
+      return;
+    }
+  }
+  gesture_done(r);
+}
+
+static void notch_send(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  const sc_action *a = &sm->st->action;
+  io_started(r, r->io.notch(r->io.ctx, a->at, a->notches, sm->notch == 0, input_done, r));
+}
+
+static void gesture_begin(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  const sc_scenario *s = r->s;
+  sm->ctx = (sc__judge_ctx){s, &sm->before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
+                            r, sm->sb, 0};
+  sm->t0 = sc__now_ms();
+  sm->res->started_unix_ms = unix_ms();
+  const sc_action *a = &sm->st->action;
+  switch (a->kind) {
+  case SC_ACTION_NONE:
+    gesture_done(r);
+    return;
+  case SC_ACTION_CLICK:
+    io_started(r, r->io.click(r->io.ctx, a->at, input_done, r));
+    return;
+  case SC_ACTION_MOVE:
+    io_started(r, r->io.move(r->io.ctx, a->at, input_done, r));
+    return;
+  case SC_ACTION_WHEEL:
+    notch_send(r);
+    return;
+  case SC_ACTION_KEY:
+    if (a->has_at) {
+      io_started(r, r->io.move(r->io.ctx, a->at, input_done, r));
+    } else {
+      sm->key_moved = 1;
+      io_started(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
+    }
+    return;
+  }
+  finish(r, sc__err(SC_EINVAL, "step %s: unknown action", sm->st->id));
+}
+
+static void gesture_done(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
   double t1 = sc__now_ms();
-  res->gesture_ms = t1 - ps.t0;
+  sm->res->gesture_ms = t1 - sm->t0;
   r->last_gesture_end = t1;
-  if (st->action.kind == SC_ACTION_CLICK) {
+  if (sm->st->action.kind == SC_ACTION_CLICK) {
     r->have_click = 1;
-    r->last_click = st->action.at;
+    r->last_click = sm->st->action.at;
     r->last_click_at = t1;
   }
-  if (rc < 0) goto done;
-  if (st->nexpect == 0) {
-    res->passed = 1;
-    res->verified_ms = res->gesture_ms;
-    set_reason(res, "no expectations (gesture only)");
-    goto done;
+  if (sm->st->nexpect == 0) {
+    sm->res->passed = 1;
+    sm->res->verified_ms = sm->res->gesture_ms;
+    set_reason(sm->res, "no expectations (gesture only)");
+    finish(r, 0);
+    return;
   }
+  sm->in_poll = 1;
+  poll_next(r);
+}
 
-  for (;;) {
-    int all, same = 0;
-    size_t first_bad;
-    if ((rc = poll_once(&ps, &cur, &prev, &all, &first_bad, &same)) < 0) goto done;
-    rc = 0;
-    double t = ps.last_t;
-    int stable = prev.img && (same || sc__frame_equal(&prev, &cur, U));
-    if (all && stable) {
-      res->verified_ms = t;
-      res->passed = 1;
-      summarize(msg, sizeof msg, v, st->nexpect);
-      set_reason(res, msg);
-      break;
-    }
-    if (t >= st->timeout_ms) {
-      if (first_bad < st->nexpect) {
-        /* A byte-identical capture kept the earlier verdict; say it as of now. */
-        ps.ctx.cur = &cur;
-        ps.ctx.elapsed_ms = t;
-        sc__judge_expect(&v[first_bad], st, first_bad, &ps.ctx);
-        snprintf(msg, sizeof msg, "%s", v[first_bad].reason);
-        set_reason(res, msg);
-        const sc_expect *e = &st->expect[first_bad];
-        /* The images compare what the failed check compared: the snapshot
-         * or the previous capture where it used one, else the step's start. */
-        const sc__frame *ref = &before;
-        if (e->kind == SC_EXPECT_EQUALS && e->snapshot && sc__runner_snap_get(r, e->snapshot))
-          ref = sc__runner_snap_get(r, e->snapshot);
-        else if (e->kind == SC_EXPECT_STABLE && prev.img)
-          ref = &prev;
-        sc__runner_artifacts(r, res, s->regions[e->region].name, s->regions[e->region].r, ref,
-                             &cur, cycle);
-      } else {
-        snprintf(msg, sizeof msg, "screen not settled after %.0f ms", t);
-        set_reason(res, msg);
-      }
-      break;
-    }
-    sc__frame_move(&prev, &cur);
-  }
-  res->capture_ms = res->captures ? ps.capsum / res->captures : 0;
-  for (size_t i = 0; i < st->nexpect; i++)
-    if (st->expect[i].kind == SC_EXPECT_SCALE) {
-      res->scale_factor = v[i].factor;
-      if (v[i].scale_text[0]) res->scale_text = sc__strdup(v[i].scale_text);
-    }
+/* ---- polling for the verdict ---- */
 
-done:
-  if (rc < 0 && !res->reason) {
-    snprintf(msg, sizeof msg, "%s", sc_errmsg());
-    set_reason(res, msg);
+/* The timeout: the first failing expectation says why, as of the last
+ * capture, and the failure images show what it compared. */
+static void timed_out(sc__runner *r, size_t first_bad) {
+  sc__stepm *sm = &r->sm;
+  const sc_step *st = sm->st;
+  char msg[1024];
+  if (first_bad < st->nexpect) {
+    sm->ctx.cur = &sm->cur;
+    sm->ctx.elapsed_ms = sm->last_t;
+    sc__judge_expect(&sm->v[first_bad], st, first_bad, &sm->ctx);
+    set_reason(sm->res, sm->v[first_bad].reason);
+    const sc_expect *e = &st->expect[first_bad];
+    const sc__frame *ref = &sm->before;
+    if (e->kind == SC_EXPECT_EQUALS && e->snapshot && sc__runner_snap_get(r, e->snapshot))
+      ref = sc__runner_snap_get(r, e->snapshot);
+    else if (e->kind == SC_EXPECT_STABLE && sm->prev.img)
+      ref = &sm->prev;
+    sc__runner_artifacts(r, sm->res, r->s->regions[e->region].name, r->s->regions[e->region].r,
+                         ref, &sm->cur, r->cycle);
+  } else {
+    snprintf(msg, sizeof msg, "screen not settled after %.0f ms", sm->last_t);
+    set_reason(sm->res, msg);
   }
-  sc__frame_free(&before);
-  sc__frame_free(&cur);
-  sc__frame_free(&prev);
-  sc__free(v);
-  sc__free(sb);
-  return rc;
+  finish(r, 0);
+}
+
+static void polled(int status, const char *errmsg, const char *raw, size_t len, void *ud) {
+  sc__runner *r = ud;
+  if (!io_ok(r, status, errmsg)) return;
+  sc__stepm *sm = &r->sm;
+  int same = 0, all;
+  size_t first_bad;
+  if (!sm->in_poll) { /* a capture between notches: first change only */
+    sc__frame f = {0};
+    int rc = judge(r, &f, NULL, raw, len, sm->cap_req_at, &same);
+    sc__frame_free(&f);
+    if (rc < 0) {
+      finish(r, rc);
+      return;
+    }
+    double at = sm->next_notch_at > sc__now_ms() ? sm->next_notch_at : sc__now_ms();
+    if (sc__runner_after(r, at, notch_send) < 0) finish(r, SC_ENOMEM);
+    return;
+  }
+  int rc = judge(r, &sm->cur, &sm->prev, raw, len, sm->cap_req_at, &same);
+  if (rc < 0) {
+    finish(r, rc);
+    return;
+  }
+  tally(sm, &all, &first_bad);
+  int stable = sm->prev.img && (same || sc__frame_equal(&sm->prev, &sm->cur, sm->U));
+  if (all && stable) {
+    char msg[1024];
+    sm->res->verified_ms = sm->last_t;
+    sm->res->passed = 1;
+    summarize(msg, sizeof msg, sm->v, sm->st->nexpect);
+    set_reason(sm->res, msg);
+    finish(r, 0);
+    return;
+  }
+  if (sm->last_t >= sm->st->timeout_ms) {
+    timed_out(r, first_bad);
+    return;
+  }
+  sc__frame_move(&sm->prev, &sm->cur);
+  poll_next(r);
+}
+
+static void poll_next(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  double left = sm->t0 + sm->st->timeout_ms - sc__now_ms();
+  sm->cap_req_at = sc__now_ms();
+  io_started(r, r->io.capture(r->io.ctx, sm->U, r->fast_capture,
+                              (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, polled, r));
 }

@@ -1,0 +1,73 @@
+/* Commands on a page's session without blocking: a batch of commands sent
+ * back to back that completes when its last reply is in, and the wait that
+ * turns any of them into a blocking call for simple harnesses. */
+#include <stdio.h>
+
+#include "core/core.h"
+#include "page_internal.h"
+
+typedef struct batch {
+  int left;        /* replies still to come */
+  int status;      /* first failure */
+  char err[256];
+  sc__done_cb cb;
+  void *ud;
+} batch;
+
+static void batch_reply(int status, json_t *result, const char *errmsg, void *ud) {
+  (void)result;
+  batch *b = ud;
+  if (status && !b->status) {
+    b->status = status;
+    snprintf(b->err, sizeof b->err, "%s", errmsg ? errmsg : sc_strerror(status));
+  }
+  if (--b->left > 0) return;
+  sc__done_cb cb = b->cb;
+  void *cud = b->ud;
+  int st = b->status;
+  char err[256];
+  snprintf(err, sizeof err, "%s", b->err);
+  sc__free(b);
+  if (cb) cb(st, st ? err : NULL, cud);
+}
+
+int sc__page_batch(sc_page *p, const char *method, json_t **params, int n, sc__done_cb cb,
+                   void *ud) {
+  batch *b = sc__calloc(1, sizeof *b);
+  int rc = b ? 0 : sc__err(SC_ENOMEM, "%s: out of memory", method);
+  for (int i = 0; i < n && rc == 0; i++)
+    if (!params[i]) rc = sc__err(SC_ENOMEM, "%s: out of memory", method);
+  if (rc) {
+    for (int i = 0; i < n; i++) json_decref(params[i]);
+    sc__free(b);
+    return rc;
+  }
+  b->cb = cb;
+  b->ud = ud;
+  b->left = n;
+  sc__cdp *cdp = sc__client_cdp(p->cl);
+  for (int i = 0; i < n; i++) {
+    rc = sc__cdp_send(cdp, p->session_id, method, params[i], p->timeout_ms, batch_reply, b,
+                      NULL);
+    if (rc == 0) continue;
+    for (int j = i + 1; j < n; j++) json_decref(params[j]);
+    if (i == 0) { /* nothing in flight: the callback never fires */
+      sc__free(b);
+      return sc__err(rc, "%s: %s", method, sc_strerror(rc));
+    }
+    /* Some are in flight: they finish the batch, which reports this. */
+    b->left -= n - i;
+    b->status = rc;
+    snprintf(b->err, sizeof b->err, "%s: %s", method, sc_strerror(rc));
+    return 0;
+  }
+  return 0;
+}
+
+void sc__page_wait(sc_page *p, const int *done) {
+  /* Every command has a deadline, so this ends; a closed connection has
+   * failed every pending command already. */
+  while (!*done) sc__client_service(p->cl, 1000);
+}
+
+struct sc_loop *sc__page_loop(sc_page *p) { return sc__client_loop(p->cl); }

@@ -1,0 +1,305 @@
+/* Opening a page without blocking: own browser context, target, flat
+ * session, viewport, navigation, then a poll for the guest canvas (size
+ * checked: a silently scaled canvas puts every click somewhere plausible
+ * and wrong). Each command is sent from the previous one's reply and the
+ * poll runs on a loop timer, so many users open pages on one loop while
+ * the others keep running. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cdp/loop.h"
+#include "core/core.h"
+#include "page_internal.h"
+
+#define SC__CANVAS_POLL_MS 50.0
+
+static const char k_find_canvas[] =
+    "(function(sel){var cs=sel?[document.querySelector(sel)]:"
+    "Array.prototype.slice.call(document.querySelectorAll('canvas'));"
+    "var best=null,ba=-1;cs.forEach(function(c){if(!c)return;"
+    "var r=c.getBoundingClientRect();var a=r.width*r.height;"
+    "if(a>ba){ba=a;best={x:r.left,y:r.top,w:r.width,h:r.height,cw:c.width,ch:c.height};}});"
+    "if(best){best.vw=window.innerWidth;best.vh=window.innerHeight;"
+    "best.ready=document.readyState;}return best;})(%s)";
+
+/* Check the canvas found against what the caller expects. 1 = good,
+ * 0 = not yet (keep waiting), negative = error with message. */
+static int check_canvas(sc_page *p, json_t *g, char *why, size_t whylen) {
+  if (!json_is_object(g)) {
+    snprintf(why, whylen, "no canvas in the page");
+    return 0;
+  }
+  double x = json_number_value(json_object_get(g, "x"));
+  double y = json_number_value(json_object_get(g, "y"));
+  double w = json_number_value(json_object_get(g, "w"));
+  double h = json_number_value(json_object_get(g, "h"));
+  int cw = (int)json_integer_value(json_object_get(g, "cw"));
+  int ch = (int)json_integer_value(json_object_get(g, "ch"));
+  double vw = json_number_value(json_object_get(g, "vw"));
+  double vh = json_number_value(json_object_get(g, "vh"));
+  const char *ready = json_string_value(json_object_get(g, "ready"));
+  int gw = p->opts.guest_w, gh = p->opts.guest_h;
+  if (gw <= 0) gw = cw;
+  if (gh <= 0) gh = ch;
+  snprintf(why, whylen, "canvas %gx%g (backing %dx%d) at (%g,%g) in viewport %gx%g, want %dx%d",
+           w, h, cw, ch, x, y, vw, vh, gw, gh);
+  if (!ready || strcmp(ready, "complete") != 0) return 0;
+  if (fabs(w - gw) > 1 || fabs(h - gh) > 1 || abs(cw - gw) > 1 || abs(ch - gh) > 1 || cw <= 0)
+    return 0;
+  if (x < 0 || y < 0 || x + w > vw + 0.01 || y + h > vh + 0.01) return 0;
+  p->cx = x;
+  p->cy = y;
+  p->cw = cw;
+  p->ch = ch;
+  return 1;
+}
+
+
+enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_NAVIGATE,
+       OPEN_CANVAS };
+
+static const char *const k_open_method[] = {
+    "Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget",
+    "Emulation.setDeviceMetricsOverride", "Page.enable", "Page.navigate", "Runtime.evaluate"};
+
+typedef struct sc__opener {
+  sc_page *p;          /* NULL once the page was closed during the open */
+  int state;
+  int inflight;        /* a command of ours awaits its reply */
+  char *url;
+  char *expr;          /* the canvas finder */
+  double deadline;     /* for the canvas */
+  char why[256];       /* what the canvas looked like last */
+  sc__timer_id timer;
+  sc_loop *loop;
+  sc__done_cb cb;
+  void *ud;
+} sc__opener;
+
+static void opener_free(sc__opener *op) {
+  if (op->p) op->p->opener = NULL;
+  if (op->timer) sc__loop_cancel(op->loop, op->timer);
+  sc__free(op->url);
+  sc__free(op->expr);
+  sc__free(op);
+}
+
+void sc__page_open_abandon(sc_page *p) {
+  sc__opener *op = p->opener;
+  if (!op) return;
+  p->opener = NULL;
+  op->p = NULL;
+  /* A reply still to come frees it; a waiting timer is ours to cancel. */
+  if (!op->inflight) opener_free(op);
+}
+
+static void open_done(sc__opener *op, int status, const char *msg) {
+  char text[512] = "";
+  if (status) snprintf(text, sizeof text, "%s", msg ? msg : sc_strerror(status));
+  sc__done_cb cb = op->cb;
+  void *ud = op->ud;
+  opener_free(op);
+  if (cb) cb(status, status ? text : NULL, ud);
+}
+
+static void open_reply(int status, json_t *res, const char *errmsg, void *ud);
+
+static int open_send(sc__opener *op, const char *session, json_t *params) {
+  sc_page *p = op->p;
+  int rc = sc__cdp_send(sc__client_cdp(p->cl), session, k_open_method[op->state], params,
+                        p->timeout_ms, open_reply, op, NULL);
+  op->inflight = rc == 0;
+  return rc;
+}
+
+static void poll_canvas(void *ud) {
+  sc__opener *op = ud;
+  op->timer = 0;
+  int rc = open_send(op, op->p->session_id,
+                     json_pack("{s:s, s:b, s:b}", "expression", op->expr, "returnByValue", 1,
+                               "awaitPromise", 1));
+  if (rc) open_done(op, rc, "page: looking for the canvas: cannot send");
+}
+
+/* The canvas reply: good, keep polling, or give up at the deadline. */
+static void on_canvas(sc__opener *op, json_t *res) {
+  json_t *g = json_object_get(json_object_get(res, "result"), "value");
+  if (check_canvas(op->p, g, op->why, sizeof op->why) == 1) {
+    open_done(op, 0, NULL);
+    return;
+  }
+  if (sc__now_ms() >= op->deadline) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "page: %s (after %.0f ms)", op->why, op->p->opts.load_timeout_ms);
+    open_done(op, SC_EGEOMETRY, msg);
+    return;
+  }
+  op->timer = sc__loop_timer(op->loop, sc__now_ms() + SC__CANVAS_POLL_MS, poll_canvas, op);
+  if (!op->timer) open_done(op, SC_ENOMEM, "page: out of memory");
+}
+
+/* Take the id a reply must carry into *dst; 0 or an error message. */
+static const char *take_id(char **dst, json_t *res, const char *key) {
+  const char *id = json_string_value(json_object_get(res, key));
+  if (!id) return "no id in the reply";
+  if (!(*dst = sc__strdup(id))) return "out of memory";
+  return NULL;
+}
+
+static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
+  sc__opener *op = ud;
+  op->inflight = 0;
+  if (!op->p) { /* closed meanwhile: nothing to report */
+    opener_free(op);
+    return;
+  }
+  sc_page *p = op->p;
+  char msg[512];
+  const char *bad = NULL, *text;
+  int rc = 0;
+  if (status) {
+    snprintf(msg, sizeof msg, "%s: %s", k_open_method[op->state], errmsg ? errmsg : "");
+    open_done(op, status, msg);
+    return;
+  }
+  switch (op->state) {
+  case OPEN_CONTEXT:
+    if ((bad = take_id(&p->context_id, res, "browserContextId"))) break;
+    op->state = OPEN_TARGET;
+    rc = open_send(op, NULL,
+                   json_pack("{s:s, s:s, s:i, s:i}", "url", "about:blank", "browserContextId",
+                             p->context_id, "width", p->opts.viewport_w, "height",
+                             p->opts.viewport_h));
+    break;
+  case OPEN_TARGET:
+    if ((bad = take_id(&p->target_id, res, "targetId"))) break;
+    op->state = OPEN_ATTACH;
+    rc = open_send(op, NULL, json_pack("{s:s, s:b}", "targetId", p->target_id, "flatten", 1));
+    break;
+  case OPEN_ATTACH:
+    if ((bad = take_id(&p->session_id, res, "sessionId"))) break;
+    op->state = OPEN_METRICS;
+    rc = open_send(op, p->session_id,
+                   json_pack("{s:i, s:i, s:f, s:b}", "width", p->opts.viewport_w, "height",
+                             p->opts.viewport_h, "deviceScaleFactor", 1.0, "mobile", 0));
+    break;
+  case OPEN_METRICS:
+    op->state = OPEN_ENABLE;
+    rc = open_send(op, p->session_id, NULL);
+    break;
+  case OPEN_ENABLE:
+    op->state = OPEN_NAVIGATE;
+    rc = open_send(op, p->session_id, json_pack("{s:s}", "url", op->url));
+    break;
+  case OPEN_NAVIGATE:
+    if ((text = json_string_value(json_object_get(res, "errorText")))) {
+      snprintf(msg, sizeof msg, "page: navigate to %s: %s", op->url, text);
+      open_done(op, SC_EIO, msg);
+      return;
+    }
+    op->state = OPEN_CANVAS;
+    op->deadline = sc__now_ms() + p->opts.load_timeout_ms;
+    poll_canvas(op);
+    return;
+  case OPEN_CANVAS:
+    if (json_object_get(res, "exceptionDetails")) {
+      open_done(op, SC_EPROTO, "page: the canvas finder threw an exception");
+      return;
+    }
+    on_canvas(op, res);
+    return;
+  }
+  if (bad || rc) {
+    snprintf(msg, sizeof msg, "%s: %s", k_open_method[op->state],
+             bad ? bad : sc_strerror(rc));
+    open_done(op, bad ? SC_EPROTO : rc, msg);
+  }
+}
+
+static int check_open_args(sc_browser *b, const char *url, const sc_page_options *opts) {
+  if (!b || !url) return sc__err(SC_EINVAL, "sc_page_open: browser and url are required");
+  if (opts->version != SC_PAGE_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "sc_page_open: options version %u, want %u", opts->version,
+                   SC_PAGE_OPTIONS_VERSION);
+  if (opts->viewport_w <= 0 || opts->viewport_h <= 0)
+    return sc__err(SC_EINVAL, "sc_page_open: viewport %dx%d", opts->viewport_w,
+                   opts->viewport_h);
+  return 0;
+}
+
+static char *canvas_finder(const char *selector) {
+  if (!selector) return sc__asprintf(k_find_canvas, "null");
+  json_t *s = json_string(selector);
+  char *lit = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+  json_decref(s);
+  char *expr = lit ? sc__asprintf(k_find_canvas, lit) : NULL;
+  sc__free(lit);
+  return expr;
+}
+
+int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
+                        const sc_page_options *opts, sc__done_cb cb, void *ud) {
+  *out = NULL;
+  sc_page_options def = SC_PAGE_OPTIONS_INIT;
+  if (!opts) opts = &def;
+  int rc = check_open_args(b, url, opts);
+  if (rc) return rc;
+  sc_page *p = sc__calloc(1, sizeof *p);
+  sc__opener *op = sc__calloc(1, sizeof *op);
+  if (!p || !op || !(op->url = sc__strdup(url)) ||
+      !(op->expr = canvas_finder(opts->canvas_selector))) {
+    if (op) opener_free(op);
+    sc__free(p);
+    return sc__err(SC_ENOMEM, "page: out of memory");
+  }
+  p->browser = b;
+  p->cl = sc__browser_client(b);
+  p->opts = *opts;
+  p->opts.canvas_selector = NULL; /* borrowed: not kept past open */
+  p->timeout_ms = sc__browser_timeout(b);
+  if (p->opts.wheel_delta <= 0) p->opts.wheel_delta = 100;
+  if (p->opts.notch_spacing_ms < 0) p->opts.notch_spacing_ms = 0;
+  if (p->opts.load_timeout_ms <= 0) p->opts.load_timeout_ms = 30000;
+  op->p = p;
+  op->loop = sc__client_loop(p->cl);
+  op->cb = cb;
+  op->ud = ud;
+  p->opener = op;
+  rc = open_send(op, NULL, json_pack("{s:b}", "disposeOnDetach", 1));
+  if (rc) {
+    opener_free(op);
+    sc__free(p);
+    return sc__err(rc, "Target.createBrowserContext: %s", sc_strerror(rc));
+  }
+  *out = p;
+  return 0;
+}
+
+typedef struct open_wait {
+  int done, status;
+  char err[512];
+} open_wait;
+
+static void open_waited(int status, const char *errmsg, void *ud) {
+  open_wait *w = ud;
+  w->done = 1;
+  w->status = status;
+  if (status) snprintf(w->err, sizeof w->err, "%s", errmsg ? errmsg : sc_strerror(status));
+}
+
+SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
+                           const sc_page_options *opts) {
+  if (!out) return sc__err(SC_EINVAL, "sc_page_open: out is NULL");
+  open_wait w = {0, 0, ""};
+  sc_page *p = NULL;
+  int rc = sc__page_open_async(&p, b, url, opts, open_waited, &w);
+  if (rc) return rc;
+  sc__page_wait(p, &w.done);
+  if (w.status) {
+    sc_page_free(p);
+    return sc__err(w.status, "%s", w.err);
+  }
+  *out = p;
+  return 0;
+}

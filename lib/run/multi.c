@@ -1,0 +1,266 @@
+/* The multi interface: users added to one handle, each a runner over its
+ * own page (own browser context), all driven from one loop. A user's page
+ * opens without blocking the others; a user that fails or hangs ends alone
+ * (every wait has a deadline); results are per user, with their own error
+ * text. */
+#include <stdio.h>
+#include <string.h>
+
+#include "browser/browser.h"
+#include "cdp/loop.h"
+#include "core/core.h"
+#include "multi.h"
+#include "page/page_internal.h"
+#include "runner.h"
+
+typedef struct muser {
+  sc_multi *m;
+  int index;
+  sc__runner r;
+  sc_page *page;
+  int own_page;      /* opened here (closed when the user ends) */
+  sc_run_result *rr; /* NULL once taken */
+  int running;
+} muser;
+
+struct sc_multi {
+  const sc_scenario *s;
+  sc_multi_options o;
+  sc_loop *loop;
+  muser **u;
+  size_t n, cap;
+  int active;
+  unsigned long ended; /* users that ended, for perform's early return */
+};
+
+SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_options *opts) {
+  if (!out) return sc__err(SC_EINVAL, "sc_multi_new: out is NULL");
+  *out = NULL;
+  sc_multi_options def = SC_MULTI_OPTIONS_INIT;
+  if (!opts) opts = &def;
+  if (!s) return sc__err(SC_EINVAL, "sc_multi_new: no scenario");
+  if (opts->version != SC_MULTI_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "sc_multi_new: options version %u, want %u", opts->version,
+                   SC_MULTI_OPTIONS_VERSION);
+  if (opts->cycles < 1 && opts->duration_ms <= 0)
+    return sc__err(SC_EINVAL, "sc_multi_new: cycles %d < 1", opts->cycles);
+  if (opts->duration_ms < 0)
+    return sc__err(SC_EINVAL, "sc_multi_new: duration_ms %g < 0", opts->duration_ms);
+  sc_multi *m = sc__calloc(1, sizeof *m);
+  if (!m) return sc__err(SC_ENOMEM, "multi: out of memory");
+  m->s = s;
+  m->o = *opts;
+  *out = m;
+  return 0;
+}
+
+static void user_step(sc__runner *r, const sc_step_result *res, void *ud) {
+  (void)r;
+  muser *u = ud;
+  if (u->m->o.on_step) u->m->o.on_step(u->rr, res, u->m->o.userdata);
+}
+
+/* The user ended: close its page at once (the browser frees the
+ * context's memory), then tell the caller. */
+static void user_done(sc__runner *r, void *ud) {
+  (void)r;
+  muser *u = ud;
+  if (!u->running) return;
+  u->running = 0;
+  u->m->active--;
+  u->m->ended++;
+  if (!u->rr->ended_unix_ms) {
+    u->rr->ended_unix_ms = u->rr->started_unix_ms;
+    u->rr->passed = 0;
+  }
+  if (u->own_page) {
+    sc__page_close_async(u->page);
+    u->page = NULL;
+  }
+  if (u->m->o.on_user_done) u->m->o.on_user_done(u->rr, u->m->o.userdata);
+}
+
+/* A user that ended before its runner started (page open failed). */
+static void user_failed(muser *u, int rc, const char *msg) {
+  u->r.rc = rc;
+  if (!u->rr->error) u->rr->error = sc__strdup(msg ? msg : sc_strerror(rc));
+  user_done(&u->r, u);
+}
+
+static void start_runner(muser *u) {
+  u->r.io = sc__runner_page_io(u->page);
+  int rc = sc__runner_start(&u->r);
+  if (rc < 0) user_failed(u, rc, sc_errmsg());
+}
+
+static void page_opened(int status, const char *errmsg, void *ud) {
+  muser *u = ud;
+  if (status) {
+    /* The page failed to open: nothing to close but the half-made target. */
+    user_failed(u, status, errmsg);
+    return;
+  }
+  if (u->r.canceled) {
+    user_failed(u, SC_ECANCELED, u->r.cancel_why);
+    return;
+  }
+  start_runner(u);
+}
+
+static int check_loop(sc_multi *m, sc_loop *l, const char *what) {
+  if (!m->loop) m->loop = l;
+  if (m->loop != l)
+    return sc__err(SC_EINVAL,
+                   "sc_multi_add: %s is on another loop than the users before it (create "
+                   "every browser with sc_browser_options.loop set to one sc_loop)",
+                   what);
+  return 0;
+}
+
+static int new_user(muser **out, sc_multi *m, const char *name) {
+  *out = NULL;
+  if (m->n == m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 8;
+    muser **p = sc__realloc(m->u, cap * sizeof *p);
+    if (!p) return sc__err(SC_ENOMEM, "multi: out of memory");
+    m->u = p;
+    m->cap = cap;
+  }
+  muser *u = sc__calloc(1, sizeof *u);
+  sc_run_result *rr = sc__calloc(1, sizeof *rr);
+  char *nm = name ? sc__strdup(name) : sc__asprintf("user-%zu", m->n + 1);
+  if (!u || !rr || !nm) {
+    sc__free(u);
+    sc__free(rr);
+    sc__free(nm);
+    return sc__err(SC_ENOMEM, "multi: out of memory");
+  }
+  rr->scenario = m->s;
+  rr->user = (int)m->n;
+  rr->user_name = nm;
+  u->m = m;
+  u->index = (int)m->n;
+  u->rr = rr;
+  u->r.s = m->s;
+  u->r.rr = rr;
+  u->r.report_dir = m->o.report_dir;
+  u->r.fast_capture = m->o.fast_capture;
+  u->r.cycles = m->o.cycles;
+  u->r.duration_ms = m->o.duration_ms;
+  u->r.on_step = user_step;
+  u->r.on_done = user_done;
+  u->r.ud = u;
+  if (sc__runner_plan(&u->r) < 0) {
+    sc__runner_clear(&u->r);
+    sc_run_result_free(rr);
+    sc__free(u);
+    return SC_ENOMEM;
+  }
+  m->u[m->n++] = u;
+  u->running = 1;
+  m->active++;
+  *out = u;
+  return 0;
+}
+
+SC_EXTERN int sc_multi_add(sc_multi *m, sc_browser *b, const char *url, const char *name) {
+  if (!m || !b) return sc__err(SC_EINVAL, "sc_multi_add: NULL %s", m ? "browser" : "handle");
+  int rc = check_loop(m, sc__client_loop(sc__browser_client(b)), "the browser");
+  if (rc) return rc;
+  if (!url) url = m->s->url;
+  if (!url) return sc__err(SC_EINVAL, "sc_multi_add: no url (the scenario has none)");
+  muser *u;
+  if ((rc = new_user(&u, m, name)) < 0) return rc;
+  u->rr->started_unix_ms = 0;
+  sc_page_options po;
+  sc_run_page_options(&po, m->s);
+  u->own_page = 1;
+  rc = sc__page_open_async(&u->page, b, url, &po, page_opened, u);
+  if (rc < 0) {
+    /* Counted as a user that failed at once: its result says why. */
+    user_failed(u, rc, sc_errmsg());
+  }
+  return u->index;
+}
+
+int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name) {
+  if (!m || !p) return sc__err(SC_EINVAL, "sc_multi_add: NULL page");
+  int rc = check_loop(m, sc__page_loop(p), "the page");
+  if (rc) return rc;
+  muser *u;
+  if ((rc = new_user(&u, m, name)) < 0) return rc;
+  u->page = p;
+  start_runner(u);
+  return u->index;
+}
+
+SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms) {
+  if (!m) return sc__err(SC_EINVAL, "sc_multi_perform: NULL handle");
+  if (!m->loop || m->active == 0) return m->active;
+  double end = sc__now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+  unsigned long ended = m->ended;
+  do {
+    sc__loop_service(m->loop, end - sc__now_ms());
+  } while (m->active > 0 && m->ended == ended && sc__now_ms() < end);
+  return m->active;
+}
+
+SC_EXTERN int sc_multi_cancel(sc_multi *m, int i, const char *why) {
+  if (!m || i < 0 || (size_t)i >= m->n)
+    return sc__err(SC_EINVAL, "sc_multi_cancel: no user %d", i);
+  muser *u = m->u[i];
+  if (!u->running) return 0;
+  if (u->page && u->page->opener) { /* still opening: abandon it */
+    sc__page_open_abandon(u->page);
+    snprintf(u->r.cancel_why, sizeof u->r.cancel_why, "%s", why ? why : "by request");
+    char msg[256];
+    snprintf(msg, sizeof msg, "canceled: %s", u->r.cancel_why);
+    user_failed(u, SC_ECANCELED, msg);
+    return 0;
+  }
+  sc__runner_cancel(&u->r, why);
+  return 0;
+}
+
+SC_EXTERN size_t sc_multi_count(const sc_multi *m) { return m ? m->n : 0; }
+
+SC_EXTERN const sc_run_result *sc_multi_result(const sc_multi *m, size_t i) {
+  return m && i < m->n ? m->u[i]->rr : NULL;
+}
+
+SC_EXTERN int sc_multi_running(const sc_multi *m, size_t i) {
+  return m && i < m->n ? m->u[i]->running : 0;
+}
+
+SC_EXTERN sc_run_result *sc_multi_take(sc_multi *m, size_t i) {
+  if (!m || i >= m->n || m->u[i]->running) return NULL;
+  sc_run_result *rr = m->u[i]->rr;
+  m->u[i]->rr = NULL;
+  return rr;
+}
+
+int sc__multi_user_rc(const sc_multi *m, size_t i) { return m && i < m->n ? m->u[i]->r.rc : 0; }
+
+sc_loop *sc__multi_loop(const sc_multi *m) { return m->loop; }
+
+int sc__multi_active(const sc_multi *m) { return m->active; }
+
+SC_EXTERN void sc_multi_free(sc_multi *m) {
+  if (!m) return;
+  /* Users still running have callbacks in flight that point at them: cancel
+   * them and let the loop deliver those (every command has a deadline). */
+  m->o.on_step = NULL;
+  m->o.on_user_done = NULL;
+  for (size_t i = 0; i < m->n; i++)
+    if (m->u[i]->running) sc_multi_cancel(m, (int)i, "the handle was freed");
+  while (m->active > 0) sc__loop_service(m->loop, 100);
+  for (size_t i = 0; i < m->n; i++) {
+    muser *u = m->u[i];
+    sc__runner_clear(&u->r);
+    if (u->own_page) sc__page_close_async(u->page);
+    sc_run_result_free(u->rr);
+    sc__free(u);
+  }
+  sc__free(m->u);
+  sc__free(m);
+}

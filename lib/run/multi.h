@@ -1,0 +1,19 @@
+/* Internal parts of the multi interface, for the one-user wrapper and load
+ * runs. */
+#ifndef SC_RUN_MULTI_H
+#define SC_RUN_MULTI_H
+
+#include "stepcheck/multi.h"
+#include "stepcheck/page.h"
+
+/* Add a user on a page that is already open (borrowed: not closed by the
+ * handle). Returns the user's index or a negative sc_error. */
+int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name);
+/* The error that ended user i (0 none). */
+int sc__multi_user_rc(const sc_multi *m, size_t i);
+/* The handle's loop (NULL before the first user). */
+sc_loop *sc__multi_loop(const sc_multi *m);
+/* Users still running. */
+int sc__multi_active(const sc_multi *m);
+
+#endif

@@ -1,0 +1,272 @@
+/* One user as a state machine: setup steps, then cycles (each starts with
+ * a "start" snapshot at rest and ends with a drift check), until its cycles
+ * or its duration are done, an error stops it, or it is canceled. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "runner.h"
+
+static void next(sc__runner *r);
+
+static double unix_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void tick(void *ud) {
+  sc__runner *r = ud;
+  void (*fn)(sc__runner *) = r->timer_fn;
+  r->timer = 0;
+  r->timer_fn = NULL;
+  fn(r);
+}
+
+int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r)) {
+  r->timer_fn = fn;
+  r->timer = r->io.timer(r->io.ctx, at_ms, tick, r);
+  return r->timer ? 0 : sc__err(SC_ENOMEM, "runner: out of memory (timer)");
+}
+
+/* The user is done: error (rc < 0) recorded on its own result, verdict. */
+static void end(sc__runner *r, int rc) {
+  sc_run_result *rr = r->rr;
+  if (rc < 0 && !rr->error) rr->error = sc__strdup(sc_errmsg());
+  if (rc < 0 && !r->rc) r->rc = rc;
+  r->phase = SC__PH_DONE;
+  int drift_fail = r->s->drift == SC_DRIFT_FAIL && rr->ndrift > 0;
+  rr->passed = !rr->error && rr->steps_failed == 0 && rr->nresults > 0 && !drift_fail;
+  rr->ended_unix_ms = unix_now();
+  if (r->on_done) r->on_done(r, r->ud);
+}
+
+static sc_rect all_regions(const sc_scenario *s) {
+  sc_rect u = {0, 0, 0, 0};
+  for (size_t i = 0; i < s->nregions; i++) u = sc__rect_union(u, s->regions[i].r);
+  return u;
+}
+
+/* Park the pointer (when the scenario has a park point), then fn. */
+static void parked(int status, const char *errmsg, void *ud);
+
+static void park_then(sc__runner *r, void (*fn)(sc__runner *r)) {
+  r->after_park = fn;
+  if (!r->s->has_park) {
+    fn(r);
+    return;
+  }
+  int rc = r->io.move(r->io.ctx, r->s->park, parked, r);
+  if (rc < 0) {
+    end(r, rc);
+    return;
+  }
+  r->pending = 1;
+}
+
+static void parked(int status, const char *errmsg, void *ud) {
+  sc__runner *r = ud;
+  r->pending = 0;
+  if (r->canceled) {
+    end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+    return;
+  }
+  if (status) {
+    end(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
+    return;
+  }
+  r->after_park(r);
+}
+
+/* ---- the cycle's start: no snapshot of an earlier cycle survives it, and
+ * "start" is taken at rest with the pointer parked. When the screen does
+ * not come to rest there is no "start": what compares with it fails ("no
+ * snapshot start") instead of comparing with a moving picture. ---- */
+
+static void start_taken(sc__runner *r, int rc) {
+  if (rc < 0) {
+    end(r, rc);
+    return;
+  }
+  if (rc == 0 && (rc = sc__runner_snap_put(r, "start", &r->settle.f)) < 0) {
+    end(r, rc);
+    return;
+  }
+  r->phase = SC__PH_STEPS;
+  r->idx = 0;
+  next(r);
+}
+
+static void take_start(sc__runner *r) {
+  const sc_step *first = r->s->nsteps ? &r->s->steps[0] : NULL;
+  sc__runner_settle(r, all_regions(r->s),
+                    sc__now_ms() + (first ? first->timeout_ms : SC__REST_WAIT_MS), start_taken);
+}
+
+/* ---- drift: after a cycle every drift region is compared with the
+ * cycle's start. Not at rest at the end, or no "start" to compare with: a
+ * region that cannot be compared is reported (pixels -1), never taken as
+ * no drift. ---- */
+
+static void drift_taken(sc__runner *r, int rc) {
+  const sc_scenario *s = r->s;
+  if (rc < 0) {
+    end(r, rc);
+    return;
+  }
+  const sc__frame *start = sc__runner_snap_get(r, "start");
+  const sc__frame *f = &r->settle.f;
+  int comparable = rc == 0 && start;
+  rc = 0;
+  size_t n = s->ndrift ? s->ndrift : s->nregions;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    const sc_region *reg = &s->regions[s->ndrift ? (size_t)s->drift_regions[i] : i];
+    sc_rect a, b;
+    size_t diff = 0;
+    sc_diff_options dopt = SC_DIFF_OPTIONS_INIT;
+    dopt.threshold = s->drift_threshold;
+    if (!comparable || sc__frame_sub(start, reg->r, &a) < 0 || sc__frame_sub(f, reg->r, &b) < 0 ||
+        sc_image_diff(&diff, NULL, NULL, start->img, a, f->img, b, &dopt) < 0)
+      rc = sc__result_drift(r->rr, r->cycle, reg->name, -1);
+    else if ((long)diff > s->drift_max_pixels)
+      rc = sc__result_drift(r->rr, r->cycle, reg->name, (long)diff);
+  }
+  sc__frame_free(&r->settle.f);
+  if (rc < 0) {
+    end(r, rc);
+    return;
+  }
+  r->cycle++;
+  r->phase = SC__PH_CYCLE_START;
+  next(r);
+}
+
+static void take_drift(sc__runner *r) {
+  sc__runner_settle(r, all_regions(r->s), sc__now_ms() + SC__REST_WAIT_MS, drift_taken);
+}
+
+/* Another cycle? By count, or by duration since the first began. */
+static int more_cycles(sc__runner *r) {
+  if (r->duration_ms > 0) {
+    if (r->cycle == 1) return 1;
+    return sc__now_ms() - r->first_cycle_at < r->duration_ms;
+  }
+  return r->cycle <= r->cycles;
+}
+
+static void next(sc__runner *r) {
+  const sc_scenario *s = r->s;
+  if (r->canceled) {
+    end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+    return;
+  }
+  switch (r->phase) {
+  case SC__PH_SETUP:
+    if (r->idx < s->nsetup) {
+      sc__runner_step_begin(r, &s->setup[r->idx], r->idx);
+      return;
+    }
+    r->phase = SC__PH_CYCLE_START;
+    r->cycle = 1;
+    next(r);
+    return;
+  case SC__PH_CYCLE_START:
+    if (!more_cycles(r)) {
+      end(r, 0);
+      return;
+    }
+    if (r->cycle == 1) r->first_cycle_at = sc__now_ms();
+    if (r->duration_ms > 0) r->rr->cycles = r->cycle;
+    sc__runner_snaps_clear(r);
+    park_then(r, take_start);
+    return;
+  case SC__PH_STEPS:
+    if (r->idx < s->nsteps) {
+      sc__runner_step_begin(r, &s->steps[r->idx], s->nsetup + r->idx);
+      return;
+    }
+    r->phase = SC__PH_DRIFT;
+    if (s->drift == SC_DRIFT_OFF) {
+      r->cycle++;
+      r->phase = SC__PH_CYCLE_START;
+      next(r);
+      return;
+    }
+    park_then(r, take_drift);
+    return;
+  default:
+    return;
+  }
+}
+
+void sc__runner_step_end(sc__runner *r, int rc) {
+  sc_step_result *res = r->sm.res;
+  r->sm.res = NULL;
+  if (res && r->canceled) { /* a canceled step is not judged: no result */
+    sc__free(res->reason);
+    sc__free(res->scale_text);
+    for (size_t i = 0; i < res->nartifacts; i++) sc__free(res->artifacts[i]);
+    sc__free(res->artifacts);
+    sc__free(res);
+    res = NULL;
+  }
+  if (res) {
+    int passed = res->passed, setup = res->setup;
+    int prc = sc__result_push(r->rr, res); /* res moved in */
+    const sc_step_result *kept = r->rr->nresults ? r->rr->results[r->rr->nresults - 1] : NULL;
+    if (prc == 0 && r->on_step && kept) r->on_step(r, kept, r->ud);
+    if (prc < 0 && rc == 0) rc = prc;
+    if (rc == 0 && setup && !passed) { /* the app is not where the cycle expects it */
+      end(r, 0);
+      return;
+    }
+  }
+  if (rc < 0) {
+    end(r, rc);
+    return;
+  }
+  r->idx++;
+  next(r);
+}
+
+static void kick(sc__runner *r) { next(r); }
+
+int sc__runner_start(sc__runner *r) {
+  if (!r->need && sc__runner_plan(r) < 0) return SC_ENOMEM;
+  r->phase = SC__PH_SETUP;
+  r->idx = 0;
+  r->cycle = 0;
+  if (r->cycles < 1) r->cycles = 1;
+  r->rr->cycles = r->duration_ms > 0 ? 0 : r->cycles;
+  r->rr->started_unix_ms = unix_now();
+  /* From the loop, never from inside this call: on_done fires later. */
+  return sc__runner_after(r, sc__now_ms(), kick);
+}
+
+void sc__runner_cancel(sc__runner *r, const char *why) {
+  if (r->phase == SC__PH_DONE || r->canceled) return;
+  r->canceled = 1;
+  snprintf(r->cancel_why, sizeof r->cancel_why, "%s", why ? why : "by request");
+  if (r->pending) return; /* the outstanding callback ends it */
+  if (r->timer) {
+    r->io.cancel(r->io.ctx, r->timer);
+    r->timer = 0;
+  }
+  /* A step in progress (waiting on a timer) is dropped unjudged. */
+  if (r->sm.res) {
+    sc_step_result *res = r->sm.res;
+    r->sm.res = NULL;
+    sc__free(res->reason);
+    sc__free(res->scale_text);
+    sc__free(res);
+    sc__frame_free(&r->sm.before);
+    sc__frame_free(&r->sm.cur);
+    sc__frame_free(&r->sm.prev);
+    sc__free(r->sm.v);
+    sc__free(r->sm.sb);
+    r->sm.v = NULL;
+    r->sm.sb = NULL;
+  }
+  end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+}
