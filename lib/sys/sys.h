@@ -1,0 +1,40 @@
+/* The load generator's self-checks: what this process and the browsers it
+ * launched cost (CPU, memory from /proc), how many CPUs there are, and
+ * whether the RAM-backed temp space has room for more users. Linux only;
+ * no CDP, no pages. Not installed. */
+#ifndef SC_SYS_H
+#define SC_SYS_H
+
+#include <stddef.h>
+
+#include "stepcheck/common.h"
+
+/* Resource usage of a set of processes at one moment. */
+typedef struct sc__usage {
+  double cpu_ms;        /* utime+stime of every process counted, ms */
+  double cpu_reaped_ms; /* cutime+cstime of those processes: CPU of exited
+                         * children they waited for, ms. A process that exits
+                         * and is reaped inside the set moves its CPU from
+                         * cpu_ms to here, so the sum of both only grows. */
+  double pss_kib;       /* proportional set size ("Pss:" of smaps_rollup), KiB;
+                         * 0 for a process whose smaps_rollup is unreadable */
+  int nproc;            /* processes counted (zombies included) */
+} sc__usage;
+
+/* Usage of the process trees rooted at roots[0..nroots): every root pid and,
+ * when include_root_children is non-zero, all its live descendants (found by
+ * the ppid in proc_root/<pid>/stat); with 0, the roots alone. Each process is
+ * counted once even if trees overlap or a pid is repeated. A process that
+ * vanished mid-scan (or a root that does not exist) is skipped silently.
+ * proc_root: the procfs mount, NULL for "/proc" (tests pass a fake tree);
+ * roots is borrowed. Returns 0; SC_EINVAL for a pid <= 0; SC_EIO when
+ * proc_root cannot be read (the message names it); SC_ENOMEM. */
+int sc__usage_trees(sc__usage *out, const char *proc_root, const int *roots, size_t nroots,
+                    int include_root_children);
+
+/* Usage of this process alone (proc_root/self: stat and smaps_rollup; no
+ * scan). proc_root: NULL for "/proc". Returns 0; SC_EIO naming the stat file
+ * when it cannot be read. */
+int sc__usage_self(sc__usage *out, const char *proc_root);
+
+#endif
