@@ -37,4 +37,13 @@ int sc__usage_trees(sc__usage *out, const char *proc_root, const int *roots, siz
  * when it cannot be read. */
 int sc__usage_self(sc__usage *out, const char *proc_root);
 
+/* Online CPUs (sysconf(_SC_NPROCESSORS_ONLN)); at least 1. */
+int sc__cpu_count(void);
+
+/* CPU percent of one core used between two usages of the same set taken
+ * wall_ms apart (a first, b later): 100 * delta(cpu_ms + cpu_reaped_ms) /
+ * wall_ms, so 250 means two and a half cores. 0 when wall_ms <= 0 or the CPU
+ * went down (a process left the set without being reaped inside it). */
+double sc__cpu_pct(const sc__usage *a, const sc__usage *b, double wall_ms);
+
 #endif
