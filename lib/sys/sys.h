@@ -6,6 +6,7 @@
 #define SC_SYS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stepcheck/common.h"
 
@@ -45,5 +46,26 @@ int sc__cpu_count(void);
  * wall_ms, so 250 means two and a half cores. 0 when wall_ms <= 0 or the CPU
  * went down (a process left the set without being reaped inside it). */
 double sc__cpu_pct(const sc__usage *a, const sc__usage *b, double wall_ms);
+
+/* Free and used bytes of the filesystem holding path (statvfs): *avail_bytes
+ * is what an unprivileged writer may still use. Either out-param may be NULL.
+ * Returns 0; SC_EIO naming path on failure. */
+int sc__fs_avail(uint64_t *avail_bytes, uint64_t *used_bytes, const char *path);
+
+/* Safety margin of the space preflight: this fraction of the need, and at
+ * least SC__SPACE_MARGIN_MIN_BYTES (a user's use varies around the warm-up
+ * measurement; Chromium needs some shared memory before it writes anything). */
+#define SC__SPACE_MARGIN_PERCENT 10
+#define SC__SPACE_MARGIN_MIN_BYTES ((uint64_t)16 << 20)
+
+/* Whether users_to_add more users fit in the temp space of dir: 0 when
+ * users_to_add * per_user_bytes plus the margin is at most avail_bytes (and
+ * always when users_to_add is 0). Pure: the caller measures avail_bytes
+ * (sc__fs_avail) and per_user_bytes (free bytes before minus after the
+ * warm-up user); dir only names the space in the message. Returns 0;
+ * SC_ENOSPACE with a message giving the numbers, how many users do fit and
+ * how to give dir more room; SC_EINVAL for users_to_add < 0 or a NULL dir. */
+int sc__preflight_space(const char *dir, uint64_t avail_bytes, uint64_t per_user_bytes,
+                        int users_to_add);
 
 #endif
