@@ -48,8 +48,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "proctree.h"
 #include "stepcheck.h"
+#include "sys/sys.h"
 
 #ifndef BENCH_SOURCE_DIR
 #define BENCH_SOURCE_DIR "."
@@ -79,6 +79,15 @@ static double cpu_self_ms(void) {
   getrusage(RUSAGE_SELF, &ru);
   return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
          (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+/* user+sys CPU ms of pid and its live descendants, plus what they reaped
+ * from exited children (so a renderer that exits keeps counting); -1 when
+ * /proc cannot be read. */
+static double tree_cpu_ms(int pid) {
+  sc__usage u;
+  if (pid <= 0 || sc__usage_trees(&u, NULL, &pid, 1, 1) < 0) return -1;
+  return u.cpu_ms + u.cpu_reaped_ms;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -321,12 +330,12 @@ int main(int argc, char **argv) {
   o.fast_capture = fast;
   o.progress = on_step;
   o.userdata = &B;
-  double browser_cpu0 = bench_tree_cpu_ms(sc_browser_pid(b));
+  double browser_cpu0 = tree_cpu_ms(sc_browser_pid(b));
   double run_cpu0 = cpu_self_ms();
   B.cpu_mark = run_cpu0;
   int rc = sc_run_scenario(&rr, s, &o);
   double run_cpu = cpu_self_ms() - run_cpu0 - B.bench_cpu;
-  double browser_cpu = bench_tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
+  double browser_cpu = tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
   if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
 
   for (size_t i = 0; i < s->nsteps; i++) {

@@ -47,7 +47,8 @@ SC_EXTERN const char *sc_version(void);
   XX(ESCENARIO, -14, "invalid scenario")                                   \
   XX(ENOTEXT, -15, "no text")                                              \
   XX(EUNREADABLE, -16, "text unreadable")                                  \
-  XX(ECANCELED, -17, "canceled")
+  XX(ECANCELED, -17, "canceled")                                           \
+  XX(ENOSPACE, -18, "no space left")
 
 /** Error codes returned (negated) by every function that returns int. */
 typedef enum sc_error {

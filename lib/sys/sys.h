@@ -1,0 +1,71 @@
+/* The load generator's self-checks: what this process and the browsers it
+ * launched cost (CPU, memory from /proc), how many CPUs there are, and
+ * whether the RAM-backed temp space has room for more users. Linux only;
+ * no CDP, no pages. Not installed. */
+#ifndef SC_SYS_H
+#define SC_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stepcheck/common.h"
+
+/* Resource usage of a set of processes at one moment. */
+typedef struct sc__usage {
+  double cpu_ms;        /* utime+stime of every process counted, ms */
+  double cpu_reaped_ms; /* cutime+cstime of those processes: CPU of exited
+                         * children they waited for, ms. A process that exits
+                         * and is reaped inside the set moves its CPU from
+                         * cpu_ms to here, so the sum of both only grows. */
+  double pss_kib;       /* proportional set size ("Pss:" of smaps_rollup), KiB;
+                         * 0 for a process whose smaps_rollup is unreadable */
+  int nproc;            /* processes counted (zombies included) */
+} sc__usage;
+
+/* Usage of the process trees rooted at roots[0..nroots): every root pid and,
+ * when include_root_children is non-zero, all its live descendants (found by
+ * the ppid in proc_root/<pid>/stat); with 0, the roots alone. Each process is
+ * counted once even if trees overlap or a pid is repeated. A process that
+ * vanished mid-scan (or a root that does not exist) is skipped silently.
+ * proc_root: the procfs mount, NULL for "/proc" (tests pass a fake tree);
+ * roots is borrowed. Returns 0; SC_EINVAL for a pid <= 0; SC_EIO when
+ * proc_root cannot be read (the message names it); SC_ENOMEM. */
+int sc__usage_trees(sc__usage *out, const char *proc_root, const int *roots, size_t nroots,
+                    int include_root_children);
+
+/* Usage of this process alone (proc_root/self: stat and smaps_rollup; no
+ * scan). proc_root: NULL for "/proc". Returns 0; SC_EIO naming the stat file
+ * when it cannot be read. */
+int sc__usage_self(sc__usage *out, const char *proc_root);
+
+/* Online CPUs (sysconf(_SC_NPROCESSORS_ONLN)); at least 1. */
+int sc__cpu_count(void);
+
+/* CPU percent of one core used between two usages of the same set taken
+ * wall_ms apart (a first, b later): 100 * delta(cpu_ms + cpu_reaped_ms) /
+ * wall_ms, so 250 means two and a half cores. 0 when wall_ms <= 0 or the CPU
+ * went down (a process left the set without being reaped inside it). */
+double sc__cpu_pct(const sc__usage *a, const sc__usage *b, double wall_ms);
+
+/* Free and used bytes of the filesystem holding path (statvfs): *avail_bytes
+ * is what an unprivileged writer may still use. Either out-param may be NULL.
+ * Returns 0; SC_EIO naming path on failure. */
+int sc__fs_avail(uint64_t *avail_bytes, uint64_t *used_bytes, const char *path);
+
+/* Safety margin of the space preflight: this fraction of the need, and at
+ * least SC__SPACE_MARGIN_MIN_BYTES (a user's use varies around the warm-up
+ * measurement; Chromium needs some shared memory before it writes anything). */
+#define SC__SPACE_MARGIN_PERCENT 10
+#define SC__SPACE_MARGIN_MIN_BYTES ((uint64_t)16 << 20)
+
+/* Whether users_to_add more users fit in the temp space of dir: 0 when
+ * users_to_add * per_user_bytes plus the margin is at most avail_bytes (and
+ * always when users_to_add is 0). Pure: the caller measures avail_bytes
+ * (sc__fs_avail) and per_user_bytes (free bytes before minus after the
+ * warm-up user); dir only names the space in the message. Returns 0;
+ * SC_ENOSPACE with a message giving the numbers, how many users do fit and
+ * how to give dir more room; SC_EINVAL for users_to_add < 0 or a NULL dir. */
+int sc__preflight_space(const char *dir, uint64_t avail_bytes, uint64_t per_user_bytes,
+                        int users_to_add);
+
+#endif
