@@ -49,7 +49,7 @@
 #include <sys/resource.h>
 
 #include "stepcheck.h"
-#include "sys/sys.h"
+#include "host/host.h"
 
 #ifndef BENCH_SOURCE_DIR
 #define BENCH_SOURCE_DIR "."

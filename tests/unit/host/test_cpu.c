@@ -4,7 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "sys/sys.h"
+#include "host/host.h"
 
 static void count(void **st) {
   (void)st;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "sys/sys.h"
+#include "host/host.h"
 
 /* One process as read from procfs. */
 typedef struct proc_row {

@@ -2,8 +2,8 @@
  * launched cost (CPU, memory from /proc), how many CPUs there are, and
  * whether the RAM-backed temp space has room for more users. Linux only;
  * no CDP, no pages. Not installed. */
-#ifndef SC_SYS_H
-#define SC_SYS_H
+#ifndef SC_HOST_H
+#define SC_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>

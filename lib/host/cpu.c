@@ -1,7 +1,7 @@
 /* CPU count and CPU percent between two usage samples. */
 #include <unistd.h>
 
-#include "sys/sys.h"
+#include "host/host.h"
 
 int sc__cpu_count(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "sys/sys.h"
+#include "host/host.h"
 
 #define MiB ((uint64_t)1 << 20)
 

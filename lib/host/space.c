@@ -7,7 +7,7 @@
 #include <sys/statvfs.h>
 
 #include "core/core.h"
-#include "sys/sys.h"
+#include "host/host.h"
 
 #define MIB ((uint64_t)1 << 20)
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "sys/sys.h"
+#include "host/host.h"
 
 static char *g_root;
 
