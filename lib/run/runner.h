@@ -89,7 +89,10 @@ typedef struct sc__stepm {
   int in_poll;              /* the gesture is whole: captures may give the verdict */
 } sc__stepm;
 
-enum sc__phase { SC__PH_SETUP, SC__PH_CYCLE_START, SC__PH_STEPS, SC__PH_DRIFT, SC__PH_DONE };
+/* SC__PH_ONE: a single step run on its own (sc__runner_step_once); the
+ * machine stops after it. */
+enum sc__phase { SC__PH_SETUP, SC__PH_CYCLE_START, SC__PH_STEPS, SC__PH_DRIFT, SC__PH_DONE,
+                 SC__PH_ONE };
 
 typedef void (*sc__runner_step_cb)(sc__runner *r, const sc_step_result *res, void *ud);
 typedef void (*sc__runner_done_cb)(sc__runner *r, void *ud);
@@ -143,6 +146,9 @@ int sc__runner_plan(sc__runner *r);
  * is then in r->rr->error). Returns 0, or an error when nothing started
  * (on_done never fires then). */
 int sc__runner_start(sc__runner *r);
+/* Run one step alone as cycle `cycle` (need index ni); its result is
+ * appended to r->rr when it is over. For tests and harnesses. */
+void sc__runner_step_once(sc__runner *r, const sc_step *st, size_t ni, int cycle);
 /* Stop at the next callback: the step in progress is not judged; the user
  * ends with error "canceled: why". Safe from inside any callback. */
 void sc__runner_cancel(sc__runner *r, const char *why);

@@ -232,6 +232,12 @@ void sc__runner_step_end(sc__runner *r, int rc) {
 
 static void kick(sc__runner *r) { next(r); }
 
+void sc__runner_step_once(sc__runner *r, const sc_step *st, size_t ni, int cycle) {
+  r->phase = SC__PH_ONE;
+  r->cycle = cycle;
+  sc__runner_step_begin(r, st, ni);
+}
+
 int sc__runner_start(sc__runner *r) {
   if (!r->need && sc__runner_plan(r) < 0) return SC_ENOMEM;
   r->phase = SC__PH_SETUP;

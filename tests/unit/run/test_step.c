@@ -1,0 +1,515 @@
+/* The runner's state machine on a scripted screen and a fake clock: exact
+ * timings, and the rules that keep a verdict honest (never on a frame
+ * between changes, wait for two identical captures, time out with the
+ * reason, no accidental double click, capture between wheel notches), and
+ * several users interleaved on one fake loop. No browser: the runner's page
+ * I/O is replaced by a scripted world whose replies arrive as events on a
+ * fake clock; every capture costs CAP ms and sees the screen as it was
+ * half-way through. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "run/runner.h"
+#include "stepcheck.h"
+
+#define CAP 40.0 /* ms per capture */
+#define W 100
+#define H 50
+
+static double g_t;
+static double g_decode_ms; /* what a decode costs on the fake clock */
+static double fake_now(void) { return g_t; }
+static void fake_sleep(double ms) {
+  (void)ms;
+  fail_msg("the runner slept: every wait must be a timer or a reply");
+}
+
+/* The screen: a frame id from a time on. */
+typedef struct change {
+  double at;
+  char id;
+} change;
+typedef struct world {
+  change ch[64];
+  int nch;
+  double click_at[8];
+  double click_end[8];
+  int nclick;
+  double notch_at[8];
+  int nnotch;
+  int moves;
+  double delay;       /* first change after an input */
+  const char *after;  /* frames that follow an input, spaced by `gap` */
+  double gap;
+} world;
+
+static world g_w;
+
+/* Each user may have a world of its own (the io ctx); NULL is g_w. */
+static world *world_of(void *ctx) { return ctx ? ctx : &g_w; }
+
+static char screen_at(const world *w, double t) {
+  char id = 'A';
+  for (int i = 0; i < w->nch; i++)
+    if (w->ch[i].at <= t) id = w->ch[i].id;
+  return id;
+}
+
+static void schedule(world *w, double from) {
+  for (const char *p = w->after; p && *p; p++) {
+    double at = from + w->delay + (double)(p - w->after) * w->gap;
+    w->ch[w->nch++] = (change){at, *p};
+  }
+}
+
+/* The fake loop: events (replies and timers) in time order. */
+typedef struct event {
+  double at;
+  uint64_t id;
+  int kind; /* 0 done, 1 captured, 2 tick */
+  sc__io_done done;
+  sc__io_captured captured;
+  sc__io_tick tick;
+  void *ud;
+  double asked; /* a capture: when it was asked for */
+  int live;
+  world *world; /* a capture: whose screen */
+} event;
+static event g_ev[256];
+static uint64_t g_next_id = 1;
+
+static event *post(double at, int kind, void *cb, void *ud) {
+  for (int i = 0; i < 256; i++)
+    if (!g_ev[i].live) {
+      g_ev[i] = (event){at, g_next_id++, kind, NULL, NULL, NULL, ud, g_t, 1, &g_w};
+      if (kind == 0) g_ev[i].done = (sc__io_done)cb;
+      if (kind == 1) g_ev[i].captured = (sc__io_captured)cb;
+      if (kind == 2) g_ev[i].tick = (sc__io_tick)cb;
+      return &g_ev[i];
+    }
+  fail_msg("fake loop: too many events");
+  return NULL;
+}
+
+/* Run events in time order until none is left (or `limit` on the clock). */
+static void run_loop(double limit) {
+  for (;;) {
+    int best = -1;
+    for (int i = 0; i < 256; i++)
+      if (g_ev[i].live && (best < 0 || g_ev[i].at < g_ev[best].at ||
+                           (g_ev[i].at == g_ev[best].at && g_ev[i].id < g_ev[best].id)))
+        best = i;
+    if (best < 0 || g_ev[best].at > limit) return;
+    event e = g_ev[best];
+    g_ev[best].live = 0;
+    if (e.at > g_t) g_t = e.at;
+    if (e.kind == 0) {
+      e.done(0, NULL, e.ud);
+    } else if (e.kind == 1) {
+      char id = screen_at(e.world, e.asked + CAP / 2);
+      e.captured(0, NULL, &id, 1, e.ud);
+    } else {
+      e.tick(e.ud);
+    }
+  }
+}
+
+static int f_move(void *ctx, sc_point at, sc__io_done cb, void *ud) {
+  world *w = world_of(ctx);
+  (void)at;
+  w->moves++;
+  post(g_t + 1, 0, (void *)cb, ud);
+  return 0;
+}
+static int f_click(void *ctx, sc_point at, sc__io_done cb, void *ud) {
+  world *w = world_of(ctx);
+  (void)at;
+  w->click_at[w->nclick] = g_t;
+  schedule(w, g_t);
+  w->click_end[w->nclick++] = g_t + 3;
+  post(g_t + 3, 0, (void *)cb, ud);
+  return 0;
+}
+/* Notch i shows after[i] `delay` ms after it is sent. */
+static int f_notch(void *ctx, sc_point at, int dir, int first, sc__io_done cb, void *ud) {
+  world *w = world_of(ctx);
+  (void)at, (void)dir, (void)first;
+  w->notch_at[w->nnotch] = g_t;
+  w->ch[w->nch++] = (change){g_t + w->delay, w->after[w->nnotch++]};
+  post(g_t + 1, 0, (void *)cb, ud);
+  return 0;
+}
+static int f_key(void *ctx, const char *key, int repeat, sc__io_done cb, void *ud) {
+  (void)ctx, (void)key, (void)repeat;
+  post(g_t, 0, (void *)cb, ud);
+  return 0;
+}
+static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
+                     void *ud) {
+  world *w = world_of(ctx);
+  (void)clip, (void)fast, (void)timeout_ms;
+  post(g_t + CAP, 1, (void *)cb, ud)->world = w;
+  return 0;
+}
+static uint64_t f_timer(void *ctx, double at_ms, sc__io_tick cb, void *ud) {
+  (void)ctx;
+  return post(at_ms, 2, (void *)cb, ud)->id;
+}
+static void f_cancel(void *ctx, uint64_t id) {
+  (void)ctx;
+  for (int i = 0; i < 256; i++)
+    if (g_ev[i].live && g_ev[i].id == id) g_ev[i].live = 0;
+}
+/* Frame id -> picture: 'A' black; other letters paint a block whose size
+ * grows with the letter, so every frame differs from every other. */
+static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
+  (void)ctx, (void)len;
+  g_t += g_decode_ms;
+  int rc = sc_image_new(out, clip.w, clip.h);
+  if (rc) return rc;
+  int side = raw[0] == 'A' ? 0 : 2 + (raw[0] - 'A') * 2;
+  for (int y = 0; y < clip.h; y++)
+    for (int x = 0; x < clip.w; x++) {
+      uint8_t *p = (*out)->px + (size_t)y * (*out)->stride + (size_t)x * 4;
+      int in = x >= 10 && x < 10 + side && y >= 10 && y < 10 + side;
+      p[0] = p[1] = p[2] = in ? 255 : 0;
+      p[3] = 255;
+    }
+  return 0;
+}
+
+static sc_region g_regions[] = {{"r", {0, 0, W, H}}};
+static sc_expect g_changed = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1,
+                              .min_pixels = 1};
+static sc_step g_steps[2];
+static sc_scenario g_s;
+static sc__runner g_r;
+static sc_run_result g_rr;
+
+static const sc__runner_io k_io = {f_move, f_click, f_notch, f_key, f_capture,
+                                   f_decode, f_timer, f_cancel, NULL};
+
+static void runner_init(sc__runner *r, sc_run_result *rr) {
+  memset(r, 0, sizeof *r);
+  memset(rr, 0, sizeof *rr);
+  rr->scenario = &g_s;
+  r->s = &g_s;
+  r->rr = rr;
+  r->io = k_io;
+  r->cycles = 1;
+  assert_int_equal(sc__runner_plan(r), 0);
+}
+
+static int setup(void **st) {
+  (void)st;
+  memset(&g_w, 0, sizeof g_w);
+  memset(g_ev, 0, sizeof g_ev);
+  g_t = 1000;
+  g_decode_ms = 0;
+  sc__set_clock(fake_now, fake_sleep);
+  memset(&g_s, 0, sizeof g_s);
+  g_s.regions = g_regions;
+  g_s.nregions = 1;
+  g_s.guest_w = W;
+  g_s.guest_h = H;
+  g_s.double_click_ms = 500;
+  g_s.notch_spacing_ms = 250;
+  g_s.has_park = 1;
+  g_s.park = (sc_point){90, 45};
+  for (int i = 0; i < 2; i++)
+    g_steps[i] = (sc_step){.id = i ? "second" : "first",
+                           .action = {.kind = SC_ACTION_CLICK, .at = {20, 20}},
+                           .timeout_ms = 2000, .settle_ms = 300, .park = 1,
+                           .nexpect = 1, .expect = &g_changed};
+  g_s.steps = g_steps;
+  g_s.nsteps = 2;
+  runner_init(&g_r, &g_rr);
+  return 0;
+}
+
+static void results_clear(sc_run_result *rr) {
+  for (size_t i = 0; i < rr->nresults; i++) {
+    sc_step_result *x = rr->results[i];
+    sc__free(x->reason);
+    sc__free(x->scale_text);
+    for (size_t j = 0; j < x->nartifacts; j++) sc__free(x->artifacts[j]);
+    sc__free(x->artifacts);
+    sc__free(x);
+  }
+  for (size_t i = 0; i < rr->ndrift; i++) sc__free(rr->drift[i]);
+  sc__free(rr->results);
+  sc__free(rr->drift);
+  sc__free(rr->error);
+  rr->results = NULL;
+  rr->drift = NULL;
+  rr->error = NULL;
+  rr->nresults = rr->ndrift = 0;
+}
+
+static int teardown(void **st) {
+  (void)st;
+  sc__runner_clear(&g_r);
+  results_clear(&g_rr);
+  sc__set_clock(NULL, NULL);
+  return 0;
+}
+
+/* Run step i (0 first, 1 second) alone in cycle `cycle`; its result. */
+static const sc_step_result *step(int i, int cycle) {
+  size_t before = g_rr.nresults;
+  sc__runner_step_once(&g_r, &g_steps[i], (size_t)i, cycle);
+  run_loop(1e12);
+  assert_int_equal(g_rr.nresults, before + 1);
+  return g_rr.results[before];
+}
+
+static void change_is_timed_from_the_first_input(void **st) {
+  (void)st;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  /* park, then two identical at-rest captures, then the click */
+  assert_int_equal(g_w.moves, 1);
+  assert_true(g_w.click_at[0] == 1000 + 1 + 2 * CAP);
+  assert_true(res->gesture_ms == 3);
+  /* captures end at +43, +83, +123 (sees +103: changed), +163 (same: stable) */
+  assert_true(res->first_change_ms == 123);
+  assert_true(res->verified_ms == 163);
+  assert_int_equal(res->captures, 4);
+  assert_true(res->capture_ms == CAP);
+  assert_true(res->passed);
+}
+
+static void no_verdict_between_changes(void **st) {
+  (void)st;
+  /* B, C, D, E follow each other every 40 ms, then the screen rests on E. */
+  g_w.after = "BCDE";
+  g_w.delay = 50;
+  g_w.gap = 40;
+  const sc_step_result *res = step(0, 1);
+  /* "changed" holds from B on (+83), but no two captures agree until E:
+   * E shows from +170; captures end +203 (E), +243 (E). */
+  assert_true(res->first_change_ms == 83);
+  assert_true(res->verified_ms == 243);
+  assert_true(res->passed);
+}
+
+static void nothing_happens_times_out_with_the_reason(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 500;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_true(res->verified_ms == -1);
+  assert_true(res->first_change_ms == -1);
+  /* captures end at 43, 83, ..., 523: the 13th is past the timeout */
+  assert_int_equal(res->captures, 13);
+  assert_string_equal(res->reason, "r unchanged after 523 ms");
+}
+
+static void restless_screen_fails_before_the_gesture(void **st) {
+  (void)st;
+  /* The screen changes every 30 ms forever: never at rest, never clicked. */
+  for (int i = 0; i < 30; i++) g_w.ch[g_w.nch++] = (change){1000 + 30.0 * i, (char)('B' + i % 20)};
+  g_steps[0].timeout_ms = 400;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_int_equal(g_w.nclick, 0);
+  assert_non_null(strstr(res->reason, "not at rest before the gesture"));
+}
+
+static void same_point_twice_is_not_a_double_click(void **st) {
+  (void)st;
+  g_w.after = "K";
+  g_w.delay = 10;
+  step(0, 1);
+  g_w.after = "A"; /* the second click turns it back */
+  const sc_step_result *res = step(1, 1);
+  assert_int_equal(g_w.nclick, 2);
+  assert_true(g_w.click_at[1] - g_w.click_end[0] > 500);
+  if (!res->passed) fail_msg("%s", res->reason);
+}
+
+static void first_notch_is_seen_during_the_gesture(void **st) {
+  (void)st;
+  g_steps[0].action = (sc_action){.kind = SC_ACTION_WHEEL, .at = {50, 25}, .notches = -3};
+  g_w.after = "BCD";
+  g_w.delay = 10;
+  const sc_step_result *res = step(0, 1);
+  assert_int_equal(g_w.nnotch, 3);
+  /* notches 250 ms apart: the gesture spans both pauses */
+  assert_true(g_w.notch_at[1] - g_w.notch_at[0] >= 250);
+  assert_true(g_w.notch_at[2] - g_w.notch_at[1] >= 250);
+  assert_true(res->gesture_ms >= 500);
+  /* the pause after notch 1 holds a capture that sees B */
+  assert_true(res->first_change_ms > 0 && res->first_change_ms < res->gesture_ms);
+  /* the verdict comes only after the last notch, on D twice */
+  assert_true(res->verified_ms > res->gesture_ms);
+  assert_true(res->passed);
+}
+
+static void times_are_reply_times_not_decode_times(void **st) {
+  (void)st;
+  g_decode_ms = 20; /* decoding and judging do not move the measured times */
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  /* the click comes after park (1), a decoded capture (40 + 20), a copied one (40) */
+  double click = g_w.click_at[0];
+  assert_true(click == 1000 + 1 + CAP + 20 + CAP);
+  /* captures: reply +43 (A: copied from before), +83 (A), +123 (K, decoded:
+   * the reply came at +123, the decode ended at +143), +183 (K again) */
+  assert_true(res->first_change_ms == 123);
+  assert_true(res->verified_ms == 183);
+  assert_true(res->passed);
+}
+
+static void stable_holds_on_identical_captures(void **st) {
+  (void)st;
+  sc_expect ex[2] = {g_changed, {.kind = SC_EXPECT_STABLE, .region = 0, .threshold = 0}};
+  g_steps[0].expect = ex;
+  g_steps[0].nexpect = 2;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  if (!res->passed) fail_msg("%s", res->reason);
+  assert_true(res->verified_ms == 163);
+  g_steps[0].expect = &g_changed;
+  g_steps[0].nexpect = 1;
+}
+
+/* The whole machine: what each step of the run saw, and the world changed
+ * between steps by the on_step hook. */
+static int g_start_missing_in_c2 = -1;
+static void between_steps(sc__runner *r, const sc_step_result *res, void *ud) {
+  (void)ud;
+  if (res->cycle == 1 && !strcmp(res->step_id, "first")) g_w.after = "A";
+  if (res->cycle == 1 && !strcmp(res->step_id, "second")) {
+    /* Cycle 2 begins on a screen that never comes to rest. */
+    g_w.nch = 0;
+    for (int i = 0; i < 40; i++) g_w.ch[g_w.nch++] = (change){g_t + 30.0 * i, (char)('B' + i % 20)};
+  }
+  if (res->cycle == 2 && !strcmp(res->step_id, "first")) {
+    g_start_missing_in_c2 = sc__runner_snap_get(r, "start") == NULL;
+    g_w.nch = 0; /* quiet again: A */
+    g_w.after = NULL;
+  }
+}
+
+static void no_snapshot_survives_into_the_next_cycle(void **st) {
+  (void)st;
+  /* second: click back, and the screen must equal first's snapshot */
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
+  g_steps[1].expect = &eq;
+  g_steps[0].timeout_ms = 400;
+  g_steps[1].action.at = (sc_point){60, 20}; /* not a double click, no extra wait */
+  g_w.after = "K";
+  g_w.delay = 10;
+  g_r.cycles = 2;
+  g_r.on_step = between_steps;
+  assert_int_equal(sc__runner_start(&g_r), 0);
+  run_loop(1e12);
+  assert_int_equal(g_r.phase, SC__PH_DONE);
+  assert_int_equal(g_rr.nresults, 4);
+  assert_true(g_rr.results[0]->passed);
+  if (!g_rr.results[1]->passed) fail_msg("%s", g_rr.results[1]->reason);
+  /* Cycle 2: the screen never came to rest, so "first" took no snapshot
+   * (and there is no "start"); "second" must not compare with cycle 1's. */
+  assert_int_equal(g_start_missing_in_c2, 1);
+  assert_false(g_rr.results[2]->passed);
+  assert_false(g_rr.results[3]->passed);
+  assert_non_null(strstr(g_rr.results[3]->reason, "no snapshot first"));
+  assert_false(g_rr.passed);
+  g_steps[1].expect = &g_changed;
+}
+
+static void failure_images_show_what_was_compared(void **st) {
+  (void)st;
+  char *dir = sc_test_mkdtemp();
+  g_r.report_dir = dir;
+  /* first: A -> K; second must come back to first's snapshot (A) but goes to M */
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
+  g_steps[1].expect = &eq;
+  g_steps[1].timeout_ms = 300;
+  g_w.after = "K";
+  g_w.delay = 10;
+  step(0, 1);
+  g_w.after = "M";
+  const sc_step_result *res = step(1, 1);
+  assert_false(res->passed);
+  assert_int_equal(res->nartifacts, 3);
+  /* "before" is the snapshot the check compared with (A: all black), not
+   * the step's own start (K: a white block). */
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_load_png(&img, res->artifacts[0], NULL), 0);
+  assert_non_null(strstr(res->artifacts[0], "c1-second-r-before.png"));
+  assert_int_equal(sc_image_pixel(img, 12, 12), 0x000000ffu);
+  sc_image_free(img);
+  assert_int_equal(sc_image_load_png(&img, res->artifacts[1], NULL), 0);
+  assert_int_equal(sc_image_pixel(img, 12, 12), 0xffffffffu); /* after: M */
+  sc_image_free(img);
+  g_steps[1].expect = &g_changed;
+  sc_test_rmtree(dir);
+  free(dir);
+}
+
+/* Three users on one loop, each with its own screen: user 2's app never
+ * reacts, user 3's reacts late. Their steps interleave on the one clock,
+ * each result is its own, and the slow and the failing user do not hold
+ * up the others. */
+static void users_interleave_on_one_loop(void **st) {
+  (void)st;
+  world w[3];
+  sc__runner r[3];
+  sc_run_result rr[3];
+  memset(w, 0, sizeof w);
+  w[0].after = "K", w[0].delay = 10;
+  w[1].after = NULL; /* ignores clicks */
+  w[2].after = "K", w[2].delay = 900;
+  g_steps[0].timeout_ms = 1500;
+  g_s.nsteps = 1;
+  for (int i = 0; i < 3; i++) {
+    runner_init(&r[i], &rr[i]);
+    r[i].io.ctx = &w[i];
+    assert_int_equal(sc__runner_start(&r[i]), 0);
+  }
+  run_loop(1e12);
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(r[i].phase, SC__PH_DONE);
+    assert_int_equal(rr[i].nresults, 1);
+  }
+  assert_true(rr[0].results[0]->passed);
+  assert_false(rr[1].results[0]->passed);
+  assert_non_null(strstr(rr[1].results[0]->reason, "unchanged after"));
+  assert_true(rr[2].results[0]->passed);
+  /* user 1 was verified long before the others were judged: no user waited
+   * for another (clicks all went out at the same moment) */
+  assert_true(w[0].click_at[0] == w[1].click_at[0] && w[1].click_at[0] == w[2].click_at[0]);
+  assert_true(rr[0].results[0]->verified_ms < 200);
+  assert_true(rr[2].results[0]->first_change_ms >= 900);
+  assert_true(rr[0].ended_unix_ms <= rr[2].ended_unix_ms);
+  for (int i = 0; i < 3; i++) {
+    sc__runner_clear(&r[i]);
+    results_clear(&rr[i]);
+  }
+  g_s.nsteps = 2;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(change_is_timed_from_the_first_input, setup, teardown),
+      cmocka_unit_test_setup_teardown(no_verdict_between_changes, setup, teardown),
+      cmocka_unit_test_setup_teardown(nothing_happens_times_out_with_the_reason, setup, teardown),
+      cmocka_unit_test_setup_teardown(restless_screen_fails_before_the_gesture, setup, teardown),
+      cmocka_unit_test_setup_teardown(same_point_twice_is_not_a_double_click, setup, teardown),
+      cmocka_unit_test_setup_teardown(first_notch_is_seen_during_the_gesture, setup, teardown),
+      cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
+      cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
+      cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
+      cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
+      cmocka_unit_test_setup_teardown(users_interleave_on_one_loop, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
