@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3
       libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
-      chromium valgrind
+      chromium chromium-headless-shell valgrind
       xvfb x11vnc websockify novnc josm imagemagick
       fonts-noto-core fonts-dejavu-core)
 # fonts-noto-core: JOSM depends on fonts-noto anyway; its UI font (Java's

@@ -1,0 +1,336 @@
+/* Load runs: browsers launched or attached on one loop, a one-user warm-up,
+ * the temp-space preflight, then users added `ramp` at a time every
+ * `every_ms` on one multi handle, the generator sampled every second, and
+ * the quality bar judged per ramp level. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "browser/browser.h"
+#include "core/core.h"
+#include "host/host.h"
+#include "multi.h"
+#include "quality.h"
+#include "stepcheck/load.h"
+
+#define SC__SAMPLE_MS 1000.0
+#define SC__USERS_PER_LAUNCHED 8 /* default users per launched browser */
+#define SC__CPU_WARN_SHARE 0.8   /* warn past 80% of the cores */
+#define SC__HEADLESS_SHELL "/usr/bin/chromium-headless-shell"
+
+typedef struct load {
+  sc_load_result *res;
+  const sc_load_options *o;
+  sc_loop *loop;
+  sc_browser **b;
+  size_t nb;
+  int *pids; /* launched browsers, for the generator's own cost */
+  size_t npids;
+  double t0;       /* monotonic start of the main run */
+  sc__usage last_tree, last_self;
+  double last_sample;
+  int cpu_warned;
+  sc_multi *m;
+} load;
+
+static double unix_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int push(void ***arr, size_t *n, void *item) {
+  void **p = sc__realloc(*arr, (*n + 1) * sizeof *p);
+  if (!p) return sc__err(SC_ENOMEM, "load: out of memory");
+  *arr = p;
+  p[(*n)++] = item;
+  return 0;
+}
+
+/* Browsers: attach to every endpoint, or launch as many as the users need
+ * (the headless shell when installed: a third of chromium's memory). */
+static int open_browsers(load *L, int nusers) {
+  const sc_load_options *o = L->o;
+  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
+  if (o->browser_options) {
+    unsigned v = o->browser_options->version;
+    memcpy(&bo, o->browser_options, v >= 2 ? sizeof bo : offsetof(sc_browser_options, loop));
+    bo.version = SC_BROWSER_OPTIONS_VERSION;
+  }
+  bo.loop = L->loop;
+  size_t want = 0;
+  if (o->endpoints) {
+    while (o->endpoints[want]) want++;
+  } else {
+    int per = o->users_per_browser > 0 ? o->users_per_browser : SC__USERS_PER_LAUNCHED;
+    want = (size_t)((nusers + per - 1) / per);
+    if (!bo.executable && access(SC__HEADLESS_SHELL, X_OK) == 0) bo.executable = SC__HEADLESS_SHELL;
+  }
+  L->b = sc__calloc(want ? want : 1, sizeof *L->b);
+  L->pids = sc__calloc(want ? want : 1, sizeof *L->pids);
+  if (!L->b || !L->pids) return sc__err(SC_ENOMEM, "load: out of memory");
+  for (size_t i = 0; i < want; i++) {
+    int rc = o->endpoints ? sc_browser_connect(&L->b[i], o->endpoints[i], &bo)
+                          : sc_browser_launch(&L->b[i], &bo);
+    if (rc < 0) return rc;
+    L->nb++;
+    if (sc_browser_pid(L->b[i]) > 0) L->pids[L->npids++] = sc_browser_pid(L->b[i]);
+  }
+  return 0;
+}
+
+/* Which browser user i runs on. */
+static sc_browser *browser_for(const load *L, int i) {
+  if (L->o->endpoints && L->o->users_per_browser <= 0) return L->b[(size_t)i % L->nb];
+  int per = L->o->users_per_browser > 0 ? L->o->users_per_browser : SC__USERS_PER_LAUNCHED;
+  size_t k = (size_t)(i / per);
+  return L->b[k < L->nb ? k : L->nb - 1];
+}
+
+static void sample(load *L, int users) {
+  sc__usage self, tree;
+  if (sc__usage_self(&self, NULL) < 0) return;
+  if (L->npids && sc__usage_trees(&tree, NULL, L->pids, L->npids, 1) < 0) return;
+  if (!L->npids) memset(&tree, 0, sizeof tree);
+  double now = sc__now_ms();
+  sc_gen_sample *s = sc__calloc(1, sizeof *s);
+  if (!s) return;
+  s->t_ms = now - L->t0;
+  double wall = now - L->last_sample;
+  s->lib_cpu_pct = sc__cpu_pct(&L->last_self, &self, wall);
+  s->cpu_pct = s->lib_cpu_pct + sc__cpu_pct(&L->last_tree, &tree, wall);
+  s->lib_pss_mib = self.pss_kib / 1024.0;
+  s->pss_mib = (self.pss_kib + tree.pss_kib) / 1024.0;
+  s->users = users;
+  L->last_self = self;
+  L->last_tree = tree;
+  L->last_sample = now;
+  if (push((void ***)&L->res->samples, &L->res->nsamples, s) < 0) {
+    sc__free(s);
+    return;
+  }
+  if (s->cpu_pct > L->res->cpu_warn_pct && !L->cpu_warned) {
+    char *w = sc__asprintf("generator CPU %.0f%% > %.0f%% (80%% of %d cores) at %.0f s with %d "
+                           "users: counts past here measure the generator, not the server",
+                           s->cpu_pct, L->res->cpu_warn_pct, L->res->cores, s->t_ms / 1000.0,
+                           users);
+    if (w && push((void ***)&L->res->warnings, &L->res->nwarnings, w) < 0) sc__free(w);
+    L->cpu_warned = 1;
+  }
+  if (L->o->on_sample) L->o->on_sample(s, L->o->userdata);
+}
+
+static void sampling_start(load *L) {
+  L->t0 = L->last_sample = sc__now_ms();
+  sc__usage_self(&L->last_self, NULL);
+  memset(&L->last_tree, 0, sizeof L->last_tree);
+  if (L->npids) sc__usage_trees(&L->last_tree, NULL, L->pids, L->npids, 1);
+}
+
+/* The warm-up: one user alone; the temp filesystem's growth while it runs
+ * is what each further user needs there. */
+typedef struct warm {
+  const char *dir;
+  uint64_t used0, peak;
+} warm;
+
+static void warm_step(const sc_run_result *u, const sc_step_result *r, void *ud) {
+  (void)u, (void)r;
+  warm *w = ud;
+  uint64_t avail, used;
+  if (sc__fs_avail(&avail, &used, w->dir) == 0 && used > w->peak) w->peak = used;
+}
+
+static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
+  const sc_load_options *o = L->o;
+  warm w = {o->tmp_dir ? o->tmp_dir : "/dev/shm", 0, 0};
+  uint64_t avail;
+  *per_user = 0;
+  if (sc__fs_avail(&avail, &w.used0, w.dir) < 0) return SC_EIO;
+  w.peak = w.used0;
+  sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
+  mo.cycles = o->warmup_cycles;
+  mo.report_dir = o->report_dir;
+  mo.fast_capture = o->fast_capture;
+  mo.on_step = warm_step;
+  mo.userdata = &w;
+  sc_multi *m = NULL;
+  int rc = sc_multi_new(&m, s, &mo);
+  if (rc == 0) rc = sc_multi_add(m, L->b[0], o->url, "warm-up");
+  while (rc >= 0 && (rc = sc_multi_perform(m, 500)) > 0)
+    if (o->cancel && *o->cancel) sc_multi_cancel(m, 0, "interrupted");
+  if (rc == 0) {
+    L->res->warmup = sc_multi_take(m, 0);
+    if (L->res->warmup && L->res->warmup->error) {
+      rc = sc__err(SC_EIO, "warm-up: %s", L->res->warmup->error);
+    } else if (L->res->warmup && !L->res->warmup->passed) {
+      rc = sc__err(SC_EIO, "warm-up: the user alone did not verify every step; nothing "
+                           "to measure against (see the warm-up's results)");
+    }
+  }
+  sc_multi_free(m);
+  *per_user = w.peak > w.used0 ? w.peak - w.used0 : 0;
+  return rc;
+}
+
+static int new_level(load *L, int users) {
+  sc_level *lv = sc__calloc(1, sizeof *lv);
+  if (!lv) return sc__err(SC_ENOMEM, "load: out of memory");
+  lv->index = (int)L->res->nlevels;
+  lv->users = users;
+  lv->start_ms = sc__now_ms() - L->t0;
+  if (L->res->nlevels) L->res->levels[L->res->nlevels - 1]->end_ms = lv->start_ms;
+  if (push((void ***)&L->res->levels, &L->res->nlevels, lv) < 0) {
+    sc__free(lv);
+    return SC_ENOMEM;
+  }
+  return 0;
+}
+
+static void report_level(load *L, size_t i) {
+  if (!L->o->on_level || i >= L->res->nlevels) return;
+  const sc_gen_sample *last = L->res->nsamples ? L->res->samples[L->res->nsamples - 1] : NULL;
+  L->o->on_level(L->res->levels[i], last, L->o->userdata);
+}
+
+static int main_run(load *L, const sc_scenario *s) {
+  const sc_load_options *o = L->o;
+  sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
+  mo.cycles = o->cycles > 0 ? o->cycles : 1;
+  mo.duration_ms = o->duration_ms;
+  mo.report_dir = o->report_dir;
+  mo.fast_capture = o->fast_capture;
+  mo.on_step = o->on_step;
+  mo.userdata = o->userdata;
+  int rc = sc_multi_new(&L->m, s, &mo);
+  if (rc < 0) return rc;
+  int ramp = o->ramp > 0 && o->ramp < o->users ? o->ramp : o->users;
+  int added = 0, canceled = 0;
+  double next_level = 0;
+  sampling_start(L);
+  double next_sample = L->t0 + SC__SAMPLE_MS;
+  L->res->started_unix_ms = unix_now();
+  for (;;) {
+    double now = sc__now_ms();
+    if (added < o->users && now >= next_level) {
+      if (L->res->nlevels) report_level(L, L->res->nlevels - 1);
+      int k = added + ramp <= o->users ? ramp : o->users - added;
+      for (int i = 0; i < k; i++, added++) {
+        char name[32];
+        snprintf(name, sizeof name, "user-%d", added + 1);
+        if ((rc = sc_multi_add(L->m, browser_for(L, added), o->url, name)) < 0) return rc;
+      }
+      if ((rc = new_level(L, added)) < 0) return rc;
+      next_level = now + o->every_ms;
+    }
+    if (o->cancel && *o->cancel && !canceled) {
+      for (size_t i = 0; i < sc_multi_count(L->m); i++) sc_multi_cancel(L->m, (int)i, "interrupted");
+      canceled = 1;
+      added = o->users; /* no more levels */
+    }
+    if (now >= next_sample) {
+      sample(L, sc__multi_active(L->m));
+      next_sample += SC__SAMPLE_MS;
+    }
+    if (added >= o->users && sc__multi_active(L->m) == 0) break;
+    double wake = next_sample;
+    if (added < o->users && next_level < wake) wake = next_level;
+    double wait = wake - sc__now_ms();
+    if ((rc = sc_multi_perform(L->m, wait > 0 ? (wait < 200 ? wait : 200) : 0)) < 0) return rc;
+  }
+  if (L->res->nlevels) {
+    L->res->levels[L->res->nlevels - 1]->end_ms = sc__now_ms() - L->t0;
+    report_level(L, L->res->nlevels - 1);
+  }
+  return 0;
+}
+
+static int collect(load *L) {
+  sc_load_result *res = L->res;
+  size_t n = sc_multi_count(L->m);
+  res->users = sc__calloc(n ? n : 1, sizeof *res->users);
+  if (!res->users) return sc__err(SC_ENOMEM, "load: out of memory");
+  for (size_t i = 0; i < n; i++) {
+    sc_run_result *u = sc_multi_take(L->m, i);
+    if (!u) continue;
+    res->users[res->nusers++] = u;
+    res->steps_passed += u->steps_passed;
+    res->steps_failed += u->steps_failed;
+  }
+  return 0;
+}
+
+SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
+                          const sc_load_options *opts) {
+  if (!out) return sc__err(SC_EINVAL, "sc_load_run: out is NULL");
+  *out = NULL;
+  sc_load_options def = SC_LOAD_OPTIONS_INIT;
+  if (!opts) opts = &def;
+  if (!s) return sc__err(SC_EINVAL, "sc_load_run: no scenario");
+  if (opts->version != SC_LOAD_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "sc_load_run: options version %u, want %u", opts->version,
+                   SC_LOAD_OPTIONS_VERSION);
+  if (opts->users < 1) return sc__err(SC_EINVAL, "sc_load_run: users %d < 1", opts->users);
+  if (opts->ramp > 0 && opts->ramp < opts->users && opts->every_ms <= 0)
+    return sc__err(SC_EINVAL, "sc_load_run: ramp %d of %d users needs every_ms > 0", opts->ramp,
+                   opts->users);
+  if (opts->warmup_cycles < 0 || opts->users_per_browser < 0 || opts->duration_ms < 0)
+    return sc__err(SC_EINVAL, "sc_load_run: negative warmup_cycles, users_per_browser or "
+                              "duration_ms");
+  load L;
+  memset(&L, 0, sizeof L);
+  L.o = opts;
+  L.res = sc__calloc(1, sizeof *L.res);
+  if (!L.res) return sc__err(SC_ENOMEM, "load: out of memory");
+  L.res->scenario = s;
+  L.res->cores = sc__cpu_count();
+  L.res->cpu_warn_pct = SC__CPU_WARN_SHARE * 100.0 * L.res->cores;
+  *out = L.res;
+  int rc = sc_loop_new(&L.loop);
+  if (rc == 0) rc = open_browsers(&L, opts->users);
+  uint64_t per_user = 0;
+  if (rc == 0 && opts->warmup_cycles > 0) rc = warmup(&L, s, &per_user);
+  if (rc == 0 && !(opts->cancel && *opts->cancel)) {
+    const char *dir = opts->tmp_dir ? opts->tmp_dir : "/dev/shm";
+    uint64_t avail, used;
+    if ((rc = sc__fs_avail(&avail, &used, dir)) == 0)
+      rc = sc__preflight_space(dir, avail, per_user, opts->users);
+  }
+  if (rc == 0 && !(opts->cancel && *opts->cancel)) rc = main_run(&L, s);
+  if (L.m && collect(&L) == 0 && L.res->nlevels)
+    sc__quality_judge(L.res->levels, L.res->nlevels, L.res->started_unix_ms, L.res->warmup,
+                      L.res->users, L.res->nusers, &L.res->last_healthy_users);
+  if (rc < 0) L.res->error = sc__strdup(sc_errmsg());
+  sc__errsave keep;
+  sc__err_save(&keep);
+  sc_multi_free(L.m);
+  for (size_t i = 0; i < L.nb; i++) sc_browser_free(L.b[i]);
+  sc__free(L.b);
+  sc__free(L.pids);
+  sc_loop_free(L.loop);
+  L.res->ended_unix_ms = unix_now();
+  L.res->passed = rc == 0 && !L.res->error && L.res->nusers == (size_t)opts->users &&
+                  L.res->steps_failed == 0 && L.res->steps_passed > 0;
+  for (size_t i = 0; i < L.res->nusers; i++) L.res->passed &= L.res->users[i]->passed;
+  if (opts->cancel && *opts->cancel) L.res->passed = 0;
+  return rc < 0 ? sc__err_restore(&keep, rc) : 0;
+}
+
+SC_EXTERN void sc_load_result_free(sc_load_result *r) {
+  if (!r) return;
+  sc_run_result_free(r->warmup);
+  for (size_t i = 0; i < r->nusers; i++) sc_run_result_free(r->users[i]);
+  for (size_t i = 0; i < r->nlevels; i++) {
+    sc__free(r->levels[i]->reason);
+    sc__free(r->levels[i]);
+  }
+  for (size_t i = 0; i < r->nsamples; i++) sc__free(r->samples[i]);
+  for (size_t i = 0; i < r->nwarnings; i++) sc__free(r->warnings[i]);
+  sc__free(r->users);
+  sc__free(r->levels);
+  sc__free(r->samples);
+  sc__free(r->warnings);
+  sc__free(r->error);
+  sc__free(r);
+}
