@@ -23,4 +23,13 @@ void sc_test_alloc_install(void);
 void sc_test_alloc_fail_after(long n);
 long sc_test_alloc_live(void);
 
+/* cmocka has no double assertion: fail with both values when got is
+ * farther than eps from want (eps 0: exactly equal). */
+#define assert_near(got, want, eps)                                              \
+  do {                                                                           \
+    double g_ = (got), w_ = (want);                                              \
+    if (g_ - w_ > (eps) || w_ - g_ > (eps))                                      \
+      fail_msg("%s = %.9g, want %.9g", #got, g_, w_);                            \
+  } while (0)
+
 #endif
