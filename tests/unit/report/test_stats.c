@@ -1,11 +1,12 @@
 /* Timing statistics of the reports (sc__report_stats): median of odd and
  * even counts, nearest-rank p95, one element, failures and other step ids
- * left out, steps per minute over the wall-clock span. */
+ * left out, steps per minute over the wall-clock span, several runs. */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "report/report_int.h"
 
 #define N 32
@@ -33,7 +34,7 @@ static fixture *make(const double *v, size_t n) {
 
 static sc__stats stats_of(const fixture *fx, const char *id) {
   sc__stats st;
-  assert_int_equal(sc__report_stats(&st, &fx->run, id), 0);
+  assert_int_equal(sc__report_stats(&st, (const sc_run_result *const[]){&fx->run}, 1, id), 0);
   return st;
 }
 
@@ -144,6 +145,36 @@ static void failures_and_ids(void **st) {
   free(fx);
 }
 
+/* Over several runs (the users of a load): one sample, one id order. */
+static void across_runs(void **st) {
+  (void)st;
+  double v1[] = {10, 30}, v2[] = {20, 40, 50};
+  fixture *a = make(v1, 2), *b = make(v2, 3);
+  a->res[1].step_id = "t";
+  b->res[0].step_id = "u";
+  b->res[2].step_id = "t";
+  const sc_run_result *const runs[] = {&a->run, &b->run};
+  sc__stats s;
+  assert_int_equal(sc__report_stats(&s, runs, 2, NULL), 0);
+  assert_int_equal(s.count, 5);
+  assert_near(s.median, 30, 1e-9);
+  assert_near(s.p95, 50, 1e-9);
+  assert_near(s.avg, 30, 1e-9);
+  assert_int_equal(sc__report_stats(&s, runs, 2, "t"), 0);
+  assert_int_equal(s.count, 2);
+  assert_near(s.avg, 40, 1e-9); /* 30 and 50 */
+  const char **ids;
+  size_t n;
+  assert_int_equal(sc__report_ids(&ids, &n, runs, 2), 0);
+  assert_int_equal(n, 3);
+  assert_string_equal(ids[0], "s");
+  assert_string_equal(ids[1], "t");
+  assert_string_equal(ids[2], "u");
+  sc__free(ids);
+  free(a);
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(one_element),
@@ -152,6 +183,7 @@ int main(void) {
       cmocka_unit_test(p95_nearest_rank_20),
       cmocka_unit_test(p95_nearest_rank_21),
       cmocka_unit_test(failures_and_ids),
+      cmocka_unit_test(across_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
