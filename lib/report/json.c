@@ -107,7 +107,7 @@ json_t *sc__report_json_run(const sc_run_result *r) {
   size_t failed = sc__report_failed(r, &is_void);
   const sc_scenario *sc = r->scenario;
   return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
-                   "app", sc__report_jstr(sc__report_app(r)),
+                   "app", sc__report_jstr(sc__report_app(r->scenario)),
                    "scenario", sc__report_jstr(sc ? sc->path : NULL),
                    "url", sc__report_jstr(sc ? sc->url : NULL),
                    "cycles", r->cycles,

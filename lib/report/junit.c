@@ -98,6 +98,6 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
   int rc = sc__report_open(&rf, path);
   if (rc) return rc;
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", rf.f);
-  sc__report_junit_suite(rf.f, "", r, sc__report_app(r));
+  sc__report_junit_suite(rf.f, "", r, sc__report_app(r->scenario));
   return sc__report_close(&rf, 0);
 }

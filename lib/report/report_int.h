@@ -34,7 +34,7 @@ double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s);
 size_t sc__report_failed(const sc_run_result *r, int *is_void);
 
 /* Application name for titles: the scenario's app, else "stepcheck". */
-const char *sc__report_app(const sc_run_result *r);
+const char *sc__report_app(const sc_scenario *sc);
 
 /* ---- text tables (table_parts.c) */
 
@@ -77,6 +77,25 @@ void sc__report_jtl_header(FILE *f);
 /* One row: s of run r, threadName `thread`, grpThreads = allThreads = threads. */
 void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
                         const char *thread, int threads);
+
+/* ---- load runs (load_common.c) */
+
+/* The users of a load as the read-only set the helpers above take. */
+static inline const sc_run_result *const *sc__report_users(const sc_load_result *r) {
+  return (const sc_run_result *const *)r->users;
+}
+
+/* Verdict of a load run (see report.h), over every user. */
+typedef struct sc__load_verdict {
+  size_t results, failed; /* step results of every user, failed ones */
+  int is_void;
+  const char *why;        /* static; why a run with no failed step is VOID, else NULL */
+} sc__load_verdict;
+
+void sc__report_load_verdict(sc__load_verdict *out, const sc_load_result *r);
+
+/* The user's name, or "user-N" (its index + 1) in buf when it has none. */
+const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u);
 
 /* A file written to path.tmp and renamed to path on success. */
 typedef struct sc__report_file {

@@ -66,8 +66,8 @@ size_t sc__report_failed(const sc_run_result *r, int *is_void) {
   return failed;
 }
 
-const char *sc__report_app(const sc_run_result *r) {
-  return r->scenario && r->scenario->app ? r->scenario->app : "stepcheck";
+const char *sc__report_app(const sc_scenario *sc) {
+  return sc && sc->app ? sc->app : "stepcheck";
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -43,7 +43,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (!out || !r) return sc__err(SC_EINVAL, "report table: NULL argument");
   const sc_run_result *const *one = &r;
   int w = sc__report_id_width(one, 1);
-  fprintf(out, "%s: %d cycle%s, %zu step result%s\n\n", sc__report_app(r), r->cycles,
+  fprintf(out, "%s: %d cycle%s, %zu step result%s\n\n", sc__report_app(r->scenario), r->cycles,
           r->cycles == 1 ? "" : "s", r->nresults, r->nresults == 1 ? "" : "s");
   fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8s  %s\n", "cycle", w, "step", "result",
           "gesture", "first", "verified", "captures", "reason");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "report/report_int.h" /* sc__report_elapsed: when a step ended */
+#include "report/report_int.h" /* when a step ended; a user's name */
 #include "run/quality.h"
 
 static int same_id(const char *a, const char *b) {
@@ -208,11 +208,7 @@ static int judge_pace(judge *j, const char *who, const sc_run_result *u) {
 
 static int judge_user(judge *j, const sc_run_result *u) {
   char name[32];
-  const char *who = u->user_name;
-  if (!who) {
-    snprintf(name, sizeof name, "user-%d", u->user + 1);
-    who = name;
-  }
+  const char *who = sc__report_user_name(name, sizeof name, u);
   int rc = 0;
   for (size_t i = 0; i < u->nresults && !rc; i++) rc = judge_step(j, who, u, u->results[i]);
   if (!rc && j->bar_cycle_ms > 0) rc = judge_pace(j, who, u);
