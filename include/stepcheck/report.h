@@ -1,4 +1,5 @@
-/* stepcheck — reports of a run: text table, JSON, JUnit XML, JMeter JTL.
+/* stepcheck — reports of a run or of a load run: text table, JSON, JUnit
+ * XML, JMeter JTL.
  * SPDX-License-Identifier: MIT */
 #ifndef STEPCHECK_REPORT_H
 #define STEPCHECK_REPORT_H
@@ -6,6 +7,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "load.h"
 #include "run.h"
 
 #ifdef __cplusplus
@@ -71,6 +73,67 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r);
  * @return 0, SC_EINVAL, SC_EIO; sc_errmsg() names the path.
  */
 SC_EXTERN int sc_report_jtl(const char *path, const sc_run_result *r);
+
+/*
+ * Load runs (sc_load_result): the same timing rules, with statistics over
+ * every user's results together. The run is VOID unless every step of every
+ * user was verified, no user and not the run stopped on an error, and the
+ * warm-up verified all of its steps. The warm-up is reported in the table
+ * and the JSON only; JUnit and JTL hold the users.
+ */
+
+/**
+ * Write the human-readable report of a load run: one line per ramp level
+ * (users, time span, steps passed/failed, healthy or DEGRADED with the
+ * reason); the summary per step id over all users (as sc_report_table's);
+ * one line per user (name, steps passed/failed, slowest verified step,
+ * error); the warm-up's slowest verified time per step with the bar it sets
+ * (and the stall limit); the generator's samples (peak CPU %, peak PSS MiB,
+ * the library's PSS per user); warnings; then one final line
+ * "RESULT: PASS n/n steps verified by U users; last healthy level: K users"
+ * or "RESULT: VOID m of n steps failed over U users; last healthy level: ...".
+ * @param out  stream to write to (borrowed; not closed).
+ * @param r    the load run (borrowed).
+ * @return 0, SC_EINVAL for NULL arguments, SC_ENOMEM, SC_EIO when writing fails.
+ */
+SC_EXTERN int sc_report_load_table(FILE *out, const sc_load_result *r);
+
+/**
+ * Write a load run as JSON: app, scenario, url, result/passed, error, steps
+ * passed/failed over the users, last_healthy_users, start/end (epoch ms),
+ * cores, cpu_warn_pct, the quality bar's constants and the warm-up's cycle
+ * time, levels (all sc_level fields), by_step and totals over all users (as
+ * in sc_report_json), the warm-up and every user (each the object
+ * sc_report_json writes for one run, preceded by user, user_name,
+ * started_unix_ms and ended_unix_ms), samples (all sc_gen_sample fields)
+ * and warnings. Written to path.tmp, then renamed.
+ * @param path  file to write (borrowed).
+ * @param r     the load run (borrowed).
+ * @return 0, SC_EINVAL, SC_ENOMEM, SC_EIO; sc_errmsg() names the path.
+ */
+SC_EXTERN int sc_report_load_json(const char *path, const sc_load_result *r);
+
+/**
+ * Write JUnit XML of a load run: <testsuites name=APP> holding one
+ * <testsuite name=USER_NAME> per user, each with the testcases of
+ * sc_report_junit; a user's infrastructure error is in its suite's
+ * <system-err> and counted in errors. Written atomically.
+ * @return 0, SC_EINVAL, SC_EIO; sc_errmsg() names the path.
+ */
+SC_EXTERN int sc_report_load_junit(const char *path, const sc_load_result *r);
+
+/**
+ * Write a JMeter JTL of a load run: the columns of sc_report_jtl, the rows
+ * of every user sorted by timeStamp (ties: user order, then result order);
+ * threadName "stepcheck 1-N" for the user with index N-1 (JMeter groups
+ * threads by the name before " 1-N", so all users are one thread group);
+ * grpThreads = allThreads = users running at the row's timeStamp (a user
+ * runs from its started_unix_ms to its ended_unix_ms; without an end, to
+ * the end of the run), so the dashboard's "Active Threads Over Time" shows
+ * the ramp. Written atomically.
+ * @return 0, SC_EINVAL, SC_ENOMEM, SC_EIO; sc_errmsg() names the path.
+ */
+SC_EXTERN int sc_report_load_jtl(const char *path, const sc_load_result *r);
 
 #ifdef __cplusplus
 }

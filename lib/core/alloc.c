@@ -43,16 +43,20 @@ char *sc__strndup(const char *s, size_t n) {
 
 char *sc__strdup(const char *s) { return s ? sc__strndup(s, strlen(s)) : NULL; }
 
+char *sc__vasprintf(const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *s = n < 0 ? NULL : sc__malloc((size_t)n + 1);
+  if (s) vsnprintf(s, (size_t)n + 1, fmt, again);
+  va_end(again);
+  return s;
+}
+
 char *sc__asprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0) return NULL;
-  char *s = sc__malloc((size_t)n + 1);
-  if (!s) return NULL;
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  char *s = sc__vasprintf(fmt, ap);
   va_end(ap);
   return s;
 }

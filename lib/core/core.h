@@ -18,6 +18,8 @@ char *sc__strdup(const char *s);
 char *sc__strndup(const char *s, size_t n);
 /* printf into a new string; NULL on failure. */
 char *sc__asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (for functions that take a format themselves). */
+char *sc__vasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Set this thread's detailed error message and return err (negative sc_error),
  * so failures read: return sc__err(SC_EIO, "open %s: %s", path, strerror(errno)); */

@@ -1,4 +1,5 @@
-/* The run as JSON (jansson, so allocations go through the library's hook). */
+/* The run as JSON (jansson, so allocations go through the library's hook),
+ * and the pieces the load report builds on. */
 #include <math.h>
 
 #include <jansson.h>
@@ -7,7 +8,7 @@
 #include "report/report_int.h"
 
 /* A string, null for NULL; bytes that are not valid UTF-8 become '?'. */
-static json_t *jstr(const char *s) {
+json_t *sc__report_jstr(const char *s) {
   if (!s) return json_null();
   json_t *j = json_string(s);
   if (j) return j;
@@ -21,54 +22,81 @@ static json_t *jstr(const char *s) {
 }
 
 /* A time in ms; "none" (negative) as null. */
-static json_t *jms(double v) { return v < 0 ? json_null() : json_real(v); }
+json_t *sc__report_jms(double v) { return v < 0 ? json_null() : json_real(v); }
 
 static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
   json_t *arts = json_array();
   for (size_t i = 0; arts && i < s->nartifacts; i++)
-    if (json_array_append_new(arts, jstr(s->artifacts[i])) != 0) {
+    if (json_array_append_new(arts, sc__report_jstr(s->artifacts[i])) != 0) {
       json_decref(arts);
       arts = NULL;
     }
   return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, "
                    "s:o}",
-                   "step_id", jstr(s->step_id), "cycle", s->cycle, "setup", s->setup != 0,
-                   "passed", s->passed != 0, "reason", jstr(s->reason), "started_unix_ms",
-                   (json_int_t)llround(s->started_unix_ms), "gesture_ms", jms(s->gesture_ms),
-                   "first_change_ms", jms(s->first_change_ms), "verified_ms",
-                   jms(s->verified_ms), "elapsed_ms", json_real(sc__report_elapsed(r, s)),
-                   "captures", s->captures, "capture_ms", jms(s->capture_ms), "scale_factor",
-                   json_real(s->scale_factor), "scale_text", jstr(s->scale_text), "artifacts",
-                   arts);
+                   "step_id", sc__report_jstr(s->step_id),
+                   "cycle", s->cycle,
+                   "setup", s->setup != 0,
+                   "passed", s->passed != 0,
+                   "reason", sc__report_jstr(s->reason),
+                   "started_unix_ms", (json_int_t)llround(s->started_unix_ms),
+                   "gesture_ms", sc__report_jms(s->gesture_ms),
+                   "first_change_ms", sc__report_jms(s->first_change_ms),
+                   "verified_ms", sc__report_jms(s->verified_ms),
+                   "elapsed_ms", json_real(sc__report_elapsed(r, s)),
+                   "captures", s->captures,
+                   "capture_ms", sc__report_jms(s->capture_ms),
+                   "scale_factor", json_real(s->scale_factor),
+                   "scale_text", sc__report_jstr(s->scale_text),
+                   "artifacts", arts);
 }
 
-static json_t *stats_json(const sc_run_result *r, const char *id) {
+static json_t *stats_json(const sc_run_result *const *runs, size_t nruns, const char *id) {
   sc__stats st;
-  if (sc__report_stats(&st, r, id) != 0) return NULL;
+  if (sc__report_stats(&st, runs, nruns, id) != 0) return NULL;
   int none = st.pass == 0;
-  return json_pack("{s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "step_id",
-                   id ? jstr(id) : json_null(), "count", (json_int_t)st.count, "passed",
-                   (json_int_t)st.pass, "failed", (json_int_t)st.fail, "avg_ms",
-                   none ? json_null() : json_real(st.avg), "median_ms",
-                   none ? json_null() : json_real(st.median), "p95_ms",
-                   none ? json_null() : json_real(st.p95), "max_ms",
-                   none ? json_null() : json_real(st.max), "steps_per_min",
-                   st.per_min > 0 ? json_real(st.per_min) : json_null());
+  return json_pack("{s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+                   "step_id", id ? sc__report_jstr(id) : json_null(),
+                   "count", (json_int_t)st.count,
+                   "passed", (json_int_t)st.pass,
+                   "failed", (json_int_t)st.fail,
+                   "avg_ms", none ? json_null() : json_real(st.avg),
+                   "median_ms", none ? json_null() : json_real(st.median),
+                   "p95_ms", none ? json_null() : json_real(st.p95),
+                   "max_ms", none ? json_null() : json_real(st.max),
+                   "steps_per_min", st.per_min > 0 ? json_real(st.per_min) : json_null());
 }
 
-static json_t *run_json(const sc_run_result *r) {
-  json_t *results = json_array(), *drift = json_array(), *by_step = json_array();
+json_t *sc__report_json_by_step(const sc_run_result *const *runs, size_t nruns) {
+  const char **ids;
+  size_t n;
+  if (sc__report_ids(&ids, &n, runs, nruns) != 0) return NULL;
+  json_t *by_step = json_array();
+  for (size_t k = 0; by_step && k < n; k++)
+    if (json_array_append_new(by_step, stats_json(runs, nruns, ids[k])) != 0) {
+      json_decref(by_step);
+      by_step = NULL;
+    }
+  sc__free(ids);
+  return by_step;
+}
+
+json_t *sc__report_json_totals(const sc_run_result *const *runs, size_t nruns) {
+  json_t *totals = stats_json(runs, nruns, NULL);
+  if (totals) json_object_del(totals, "step_id");
+  return totals;
+}
+
+json_t *sc__report_json_run(const sc_run_result *r) {
+  const sc_run_result *const *one = &r;
+  json_t *results = json_array(), *drift = json_array();
+  json_t *by_step = sc__report_json_by_step(one, 1);
   int ok = results && drift && by_step;
   for (size_t i = 0; ok && i < r->nresults; i++)
     ok = json_array_append_new(results, step_json(r, r->results[i])) == 0;
   for (size_t i = 0; ok && i < r->ndrift; i++)
     ok = json_array_append_new(drift, json_pack("{s:i, s:o, s:I}", "cycle", r->drift[i]->cycle,
-                                                "region", jstr(r->drift[i]->region), "pixels",
-                                                (json_int_t)r->drift[i]->pixels)) == 0;
-  for (size_t i = 0; ok && i < r->nresults; i++) {
-    if (sc__report_first_of_id(r, i))
-      ok = json_array_append_new(by_step, stats_json(r, r->results[i]->step_id)) == 0;
-  }
+                                                "region", sc__report_jstr(r->drift[i]->region),
+                                                "pixels", (json_int_t)r->drift[i]->pixels)) == 0;
   if (!ok) {
     json_decref(results);
     json_decref(drift);
@@ -77,21 +105,24 @@ static json_t *run_json(const sc_run_result *r) {
   }
   int is_void;
   size_t failed = sc__report_failed(r, &is_void);
-  json_t *totals = stats_json(r, NULL);
-  if (totals) json_object_del(totals, "step_id");
   const sc_scenario *sc = r->scenario;
-  return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "app",
-                   jstr(sc__report_app(r)), "scenario", jstr(sc ? sc->path : NULL), "url",
-                   jstr(sc ? sc->url : NULL), "cycles", r->cycles, "result",
-                   is_void ? "VOID" : "PASS", "passed", !is_void, "error", jstr(r->error),
-                   "steps_passed", (json_int_t)(r->nresults - failed), "steps_failed",
-                   (json_int_t)failed, "results", results, "drift", drift, "by_step", by_step,
-                   "totals", totals);
+  return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
+                   "app", sc__report_jstr(sc__report_app(r->scenario)),
+                   "scenario", sc__report_jstr(sc ? sc->path : NULL),
+                   "url", sc__report_jstr(sc ? sc->url : NULL),
+                   "cycles", r->cycles,
+                   "result", is_void ? "VOID" : "PASS",
+                   "passed", !is_void,
+                   "error", sc__report_jstr(r->error),
+                   "steps_passed", (json_int_t)(r->nresults - failed),
+                   "steps_failed", (json_int_t)failed,
+                   "results", results,
+                   "drift", drift,
+                   "by_step", by_step,
+                   "totals", sc__report_json_totals(one, 1));
 }
 
-SC_EXTERN int sc_report_json(const char *path, const sc_run_result *r) {
-  if (!path || !r) return sc__err(SC_EINVAL, "report json: NULL argument");
-  json_t *root = run_json(r);
+int sc__report_json_write(const char *path, json_t *root) {
   if (!root) return sc__err(SC_ENOMEM, "%s: out of memory building the report", path);
   /* dump to memory first: a failure there is memory, one later is I/O */
   char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -108,4 +139,9 @@ SC_EXTERN int sc_report_json(const char *path, const sc_run_result *r) {
   json_get_alloc_funcs(NULL, &free_fn);
   free_fn(text); /* jansson's allocator made it */
   return rc;
+}
+
+SC_EXTERN int sc_report_json(const char *path, const sc_run_result *r) {
+  if (!path || !r) return sc__err(SC_EINVAL, "report json: NULL argument");
+  return sc__report_json_write(path, sc__report_json_run(r));
 }

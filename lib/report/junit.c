@@ -1,4 +1,5 @@
-/* JUnit XML: one testsuite (the application), one testcase per step result. */
+/* JUnit XML: one testsuite (the application), one testcase per step result;
+ * the suite writer is shared with the load report (a suite per user). */
 #include <math.h>
 #include <time.h>
 
@@ -8,7 +9,7 @@
 /* XML 1.0 text: markup characters as entities; inside attributes also the
  * whitespace that attribute normalisation would eat; other control
  * characters (not allowed in XML 1.0) as '?'. */
-static void put_xml(FILE *f, const char *s, int attr) {
+void sc__report_put_xml(FILE *f, const char *s, int attr) {
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
     switch (c) {
@@ -25,51 +26,47 @@ static void put_xml(FILE *f, const char *s, int attr) {
   }
 }
 
-static void testcase(FILE *f, const sc_run_result *r, const sc_step_result *s) {
-  fputs("  <testcase classname=\"", f);
+/* Lines of a suite start with `in` (its nesting) and two spaces per level. */
+static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_step_result *s) {
+  fprintf(f, "%s  <testcase classname=\"", in);
   if (s->setup)
     fputs("setup", f);
   else
     fprintf(f, "cycle %d", s->cycle);
   fputs("\" name=\"", f);
-  put_xml(f, s->step_id ? s->step_id : "?", 1);
+  sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
   fprintf(f, "\" time=\"%.3f\">\n", sc__report_elapsed(r, s) / 1000.0);
   if (!s->passed) {
-    fputs("    <failure message=\"", f);
-    put_xml(f, s->reason ? s->reason : "failed", 1);
+    fprintf(f, "%s    <failure message=\"", in);
+    sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
     fputs("\" type=\"verification\">", f);
-    put_xml(f, s->reason ? s->reason : "failed", 0);
+    sc__report_put_xml(f, s->reason ? s->reason : "failed", 0);
     for (size_t i = 0; i < s->nartifacts; i++) {
       fputs("\nartifact: ", f);
-      put_xml(f, s->artifacts[i], 0);
+      sc__report_put_xml(f, s->artifacts[i], 0);
     }
     fputs("</failure>\n", f);
   } else if (s->reason && *s->reason) {
-    fputs("    <system-out>", f);
-    put_xml(f, s->reason, 0);
+    fprintf(f, "%s    <system-out>", in);
+    sc__report_put_xml(f, s->reason, 0);
     fputs("</system-out>\n", f);
   }
-  fputs("  </testcase>\n", f);
+  fprintf(f, "%s  </testcase>\n", in);
 }
 
-static void property(FILE *f, const char *name, const char *value) {
-  fprintf(f, "    <property name=\"%s\" value=\"", name);
-  put_xml(f, value, 1);
+static void property(FILE *f, const char *in, const char *name, const char *value) {
+  fprintf(f, "%s    <property name=\"%s\" value=\"", in, name);
+  sc__report_put_xml(f, value, 1);
   fputs("\"/>\n", f);
 }
 
-SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
-  if (!path || !r) return sc__err(SC_EINVAL, "report junit: NULL argument");
-  sc__report_file rf;
-  int rc = sc__report_open(&rf, path);
-  if (rc) return rc;
-  FILE *f = rf.f;
+void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, const char *name) {
   size_t failed = sc__report_failed(r, NULL);
   double total = 0;
   for (size_t i = 0; i < r->nresults; i++) total += sc__report_elapsed(r, r->results[i]);
 
-  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", f);
-  put_xml(f, sc__report_app(r), 1);
+  fprintf(f, "%s<testsuite name=\"", in);
+  sc__report_put_xml(f, name, 1);
   fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
           r->nresults, failed, r->error ? 1 : 0, total / 1000.0);
   if (r->nresults) {
@@ -79,19 +76,28 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
     if (gmtime_r(&t, &tm) && strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm))
       fprintf(f, " timestamp=\"%s\"", ts);
   }
-  fputs(">\n  <properties>\n", f);
+  fprintf(f, ">\n%s  <properties>\n", in);
   char cycles[16];
   snprintf(cycles, sizeof cycles, "%d", r->cycles);
-  property(f, "cycles", cycles);
-  if (r->scenario && r->scenario->path) property(f, "scenario", r->scenario->path);
-  if (r->scenario && r->scenario->url) property(f, "url", r->scenario->url);
-  fputs("  </properties>\n", f);
-  for (size_t i = 0; i < r->nresults; i++) testcase(f, r, r->results[i]);
+  property(f, in, "cycles", cycles);
+  if (r->scenario && r->scenario->path) property(f, in, "scenario", r->scenario->path);
+  if (r->scenario && r->scenario->url) property(f, in, "url", r->scenario->url);
+  fprintf(f, "%s  </properties>\n", in);
+  for (size_t i = 0; i < r->nresults; i++) testcase(f, in, r, r->results[i]);
   if (r->error) {
-    fputs("  <system-err>", f);
-    put_xml(f, r->error, 0);
+    fprintf(f, "%s  <system-err>", in);
+    sc__report_put_xml(f, r->error, 0);
     fputs("</system-err>\n", f);
   }
-  fputs("</testsuite>\n", f);
+  fprintf(f, "%s</testsuite>\n", in);
+}
+
+SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r) {
+  if (!path || !r) return sc__err(SC_EINVAL, "report junit: NULL argument");
+  sc__report_file rf;
+  int rc = sc__report_open(&rf, path);
+  if (rc) return rc;
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", rf.f);
+  sc__report_junit_suite(rf.f, "", r, sc__report_app(r->scenario));
   return sc__report_close(&rf, 0);
 }

@@ -4,21 +4,27 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "stepcheck/report.h"
 
 /* Timing statistics of verified_ms over the PASSED results of one step id
- * (or of all results when step_id is NULL). Times in ms; 0 when no step
- * passed. per_min: passed steps per minute of the wall-clock span from the
- * first start to the last end among them. */
+ * (or of all results when step_id is NULL) in every one of nruns runs (one
+ * run, or every user of a load). Times in ms; 0 when no step passed.
+ * per_min: passed steps per minute of the wall-clock span from the first
+ * start to the last end among them. */
 typedef struct sc__stats {
   size_t count, pass, fail;
   double avg, median, p95, max, per_min;
 } sc__stats;
 
-int sc__report_stats(sc__stats *out, const sc_run_result *r, const char *step_id);
+int sc__report_stats(sc__stats *out, const sc_run_result *const *runs, size_t nruns,
+                     const char *step_id);
 
-/* Non-zero when result i is the first with its step id (summary order). */
-int sc__report_first_of_id(const sc_run_result *r, size_t i);
+/* The distinct step ids of runs in order of first appearance (summary
+ * order); *out is the caller's (sc__free), the ids are borrowed. */
+int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *runs,
+                   size_t nruns);
 
 /* Elapsed time of one result in ms (see report.h: verified_ms, or the time
  * until the failure verdict). */
@@ -28,7 +34,68 @@ double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s);
 size_t sc__report_failed(const sc_run_result *r, int *is_void);
 
 /* Application name for titles: the scenario's app, else "stepcheck". */
-const char *sc__report_app(const sc_run_result *r);
+const char *sc__report_app(const sc_scenario *sc);
+
+/* ---- text tables (table_parts.c) */
+
+/* "12.3" into buf, or "-" for "none" (negative). */
+const char *sc__report_ms(char *buf, size_t n, double v);
+/* Text on one line, control characters shown as spaces. */
+void sc__report_put_line(FILE *out, const char *s);
+/* Width of the step column: the longest step id, at least "TOTAL". */
+int sc__report_id_width(const sc_run_result *const *runs, size_t nruns);
+/* The per-step summary over runs: column header, one line per step id (in
+ * order of first appearance), the TOTAL line. */
+int sc__report_summary(FILE *out, const sc_run_result *const *runs, size_t nruns, int w);
+
+/* ---- JSON (json.c); each returns a new reference, NULL when out of memory */
+
+/* A string, null for NULL; bytes that are not valid UTF-8 become '?'. */
+json_t *sc__report_jstr(const char *s);
+/* A time in ms; "none" (negative) as null. */
+json_t *sc__report_jms(double v);
+/* The object sc_report_json writes for one run. */
+json_t *sc__report_json_run(const sc_run_result *r);
+/* Statistics per step id over runs (array), and over every step (object). */
+json_t *sc__report_json_by_step(const sc_run_result *const *runs, size_t nruns);
+json_t *sc__report_json_totals(const sc_run_result *const *runs, size_t nruns);
+/* Write root (stolen; NULL = out of memory) to path atomically. */
+int sc__report_json_write(const char *path, json_t *root);
+
+/* ---- JUnit (junit.c) */
+
+/* XML text; attr non-zero inside an attribute value. */
+void sc__report_put_xml(FILE *f, const char *s, int attr);
+/* One <testsuite name=NAME> of r's step results, every line prefixed by
+ * indent. */
+void sc__report_junit_suite(FILE *f, const char *indent, const sc_run_result *r,
+                            const char *name);
+
+/* ---- JTL (jtl.c) */
+
+void sc__report_jtl_header(FILE *f);
+/* One row: s of run r, threadName `thread`, grpThreads = allThreads = threads. */
+void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
+                        const char *thread, int threads);
+
+/* ---- load runs (load_common.c) */
+
+/* The users of a load as the read-only set the helpers above take. */
+static inline const sc_run_result *const *sc__report_users(const sc_load_result *r) {
+  return (const sc_run_result *const *)r->users;
+}
+
+/* Verdict of a load run (see report.h), over every user. */
+typedef struct sc__load_verdict {
+  size_t results, failed; /* step results of every user, failed ones */
+  int is_void;
+  const char *why;        /* static; why a run with no failed step is VOID, else NULL */
+} sc__load_verdict;
+
+void sc__report_load_verdict(sc__load_verdict *out, const sc_load_result *r);
+
+/* The user's name, or "user-N" (its index + 1) in buf when it has none. */
+const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u);
 
 /* A file written to path.tmp and renamed to path on success. */
 typedef struct sc__report_file {

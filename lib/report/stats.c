@@ -11,10 +11,31 @@ static int same_id(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-int sc__report_first_of_id(const sc_run_result *r, size_t i) {
-  for (size_t j = 0; j < i; j++)
-    if (same_id(r->results[j]->step_id, r->results[i]->step_id)) return 0;
-  return 1;
+int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *runs,
+                   size_t nruns) {
+  *out = NULL;
+  *n = 0;
+  size_t cap = 0;
+  for (size_t u = 0; u < nruns; u++)
+    for (size_t i = 0; i < runs[u]->nresults; i++) {
+      const char *id = runs[u]->results[i]->step_id;
+      size_t k = 0;
+      while (k < *n && !same_id((*out)[k], id)) k++;
+      if (k < *n) continue;
+      if (*n == cap) {
+        cap = cap ? cap * 2 : 8;
+        const char **grown = sc__realloc(*out, cap * sizeof *grown);
+        if (!grown) {
+          sc__free(*out);
+          *out = NULL;
+          *n = 0;
+          return sc__err(SC_ENOMEM, "report: out of memory");
+        }
+        *out = grown;
+      }
+      (*out)[(*n)++] = id;
+    }
+  return 0;
 }
 
 /* Judging deadline of the step a result belongs to, or -1 when unknown. */
@@ -45,8 +66,8 @@ size_t sc__report_failed(const sc_run_result *r, int *is_void) {
   return failed;
 }
 
-const char *sc__report_app(const sc_run_result *r) {
-  return r->scenario && r->scenario->app ? r->scenario->app : "stepcheck";
+const char *sc__report_app(const sc_scenario *sc) {
+  return sc && sc->app ? sc->app : "stepcheck";
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -54,27 +75,32 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-int sc__report_stats(sc__stats *out, const sc_run_result *r, const char *step_id) {
+int sc__report_stats(sc__stats *out, const sc_run_result *const *runs, size_t nruns,
+                     const char *step_id) {
   memset(out, 0, sizeof *out);
-  double *v = sc__malloc((r->nresults ? r->nresults : 1) * sizeof *v);
+  size_t total = 0;
+  for (size_t u = 0; u < nruns; u++) total += runs[u]->nresults;
+  double *v = sc__malloc((total ? total : 1) * sizeof *v);
   if (!v) return sc__err(SC_ENOMEM, "report: out of memory");
   double sum = 0, first = 0, last = 0;
   size_t n = 0;
-  for (size_t i = 0; i < r->nresults; i++) {
-    const sc_step_result *s = r->results[i];
-    if (step_id && !same_id(s->step_id, step_id)) continue;
-    out->count++;
-    if (!s->passed) {
-      out->fail++;
-      continue;
+  for (size_t u = 0; u < nruns; u++) {
+    for (size_t i = 0; i < runs[u]->nresults; i++) {
+      const sc_step_result *s = runs[u]->results[i];
+      if (step_id && !same_id(s->step_id, step_id)) continue;
+      out->count++;
+      if (!s->passed) {
+        out->fail++;
+        continue;
+      }
+      out->pass++;
+      if (s->verified_ms < 0) continue; /* passed without a time: nothing to average */
+      double end = s->started_unix_ms + s->verified_ms;
+      if (n == 0 || s->started_unix_ms < first) first = s->started_unix_ms;
+      if (n == 0 || end > last) last = end;
+      v[n++] = s->verified_ms;
+      sum += s->verified_ms;
     }
-    out->pass++;
-    if (s->verified_ms < 0) continue; /* passed without a time: nothing to average */
-    double end = s->started_unix_ms + s->verified_ms;
-    if (n == 0 || s->started_unix_ms < first) first = s->started_unix_ms;
-    if (n == 0 || end > last) last = end;
-    v[n++] = s->verified_ms;
-    sum += s->verified_ms;
   }
   if (n) {
     qsort(v, n, sizeof *v, cmp_double);

@@ -1,41 +1,13 @@
 /* The human-readable report: one line per step result, a JMeter-style
  * summary per step id, and the verdict line. */
-#include <string.h>
-
 #include "core/core.h"
 #include "report/report_int.h"
-
-/* "12.3", or "-" for "none" (negative). */
-static const char *ms(char *buf, size_t n, double v) {
-  if (v < 0) return "-";
-  snprintf(buf, n, "%.1f", v);
-  return buf;
-}
-
-/* The reason on one line, control characters shown as spaces. */
-static void put_line(FILE *out, const char *s) {
-  for (; s && *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
-}
 
 static void cycle_label(char *buf, size_t n, const sc_step_result *s) {
   if (s->setup)
     snprintf(buf, n, "setup");
   else
     snprintf(buf, n, "%d", s->cycle);
-}
-
-static int summary_line(FILE *out, const sc_run_result *r, const char *id, const char *label,
-                        int w) {
-  sc__stats st;
-  int rc = sc__report_stats(&st, r, id);
-  if (rc) return rc;
-  char a[32], m[32], p[32], x[32], t[32];
-  int none = st.pass == 0;
-  fprintf(out, "%-*s %6zu %5zu %5zu %9s %9s %9s %9s %10s\n", w, label, st.count, st.pass,
-          st.fail, none ? "-" : ms(a, sizeof a, st.avg), none ? "-" : ms(m, sizeof m, st.median),
-          none ? "-" : ms(p, sizeof p, st.p95), none ? "-" : ms(x, sizeof x, st.max),
-          st.per_min > 0 ? ms(t, sizeof t, st.per_min) : "-");
-  return 0;
 }
 
 /* Per cycle: passes, wall time from the first input of its first step to
@@ -69,12 +41,9 @@ static void cycle_lines(FILE *out, const sc_run_result *r) {
 
 SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (!out || !r) return sc__err(SC_EINVAL, "report table: NULL argument");
-  int w = 5; /* "TOTAL" */
-  for (size_t i = 0; i < r->nresults; i++) {
-    const char *id = r->results[i]->step_id ? r->results[i]->step_id : "?";
-    if ((int)strlen(id) > w) w = (int)strlen(id);
-  }
-  fprintf(out, "%s: %d cycle%s, %zu step result%s\n\n", sc__report_app(r), r->cycles,
+  const sc_run_result *const *one = &r;
+  int w = sc__report_id_width(one, 1);
+  fprintf(out, "%s: %d cycle%s, %zu step result%s\n\n", sc__report_app(r->scenario), r->cycles,
           r->cycles == 1 ? "" : "s", r->nresults, r->nresults == 1 ? "" : "s");
   fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8s  %s\n", "cycle", w, "step", "result",
           "gesture", "first", "verified", "captures", "reason");
@@ -83,21 +52,15 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
     char c[16], g[32], f[32], v[32];
     cycle_label(c, sizeof c, s);
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
-            s->passed ? "PASS" : "FAIL", ms(g, sizeof g, s->gesture_ms),
-            ms(f, sizeof f, s->first_change_ms), ms(v, sizeof v, s->verified_ms), s->captures);
-    put_line(out, s->reason);
+            s->passed ? "PASS" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
+            sc__report_ms(f, sizeof f, s->first_change_ms),
+            sc__report_ms(v, sizeof v, s->verified_ms), s->captures);
+    sc__report_put_line(out, s->reason);
     fputc('\n', out);
   }
 
   fprintf(out, "\nsummary (ms; timings over passed steps only, failures are not averaged)\n");
-  fprintf(out, "%-*s %6s %5s %5s %9s %9s %9s %9s %10s\n", w, "step", "count", "pass", "fail",
-          "avg", "median", "p95", "max", "steps/min");
-  int rc = 0;
-  for (size_t i = 0; i < r->nresults && !rc; i++) {
-    const char *id = r->results[i]->step_id;
-    if (sc__report_first_of_id(r, i)) rc = summary_line(out, r, id, id ? id : "?", w);
-  }
-  if (!rc) rc = summary_line(out, r, NULL, "TOTAL", w);
+  int rc = sc__report_summary(out, one, 1, w);
   if (rc) return rc;
   cycle_lines(out, r);
 
@@ -112,7 +75,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   }
   if (r->error) {
     fputs("error: ", out);
-    put_line(out, r->error);
+    sc__report_put_line(out, r->error);
     fputc('\n', out);
   }
   int is_void;

@@ -30,6 +30,23 @@ char *sc_test_slurp(const char *path, size_t *len) {
   return buf;
 }
 
+void sc_test_golden(const char *rel, const char *got, size_t len) {
+  const char *path = sc_test_fixture(rel);
+  if (getenv("SC_UPDATE_GOLDEN")) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(got, 1, len, f), len);
+    fclose(f);
+    return;
+  }
+  size_t glen;
+  char *want = sc_test_slurp(path, &glen);
+  if (!want) fail_msg("missing golden file %s (SC_UPDATE_GOLDEN=1 makes it)", path);
+  if (glen != len || memcmp(want, got, len) != 0)
+    fail_msg("%s differs from the golden file:\n--- got ---\n%.*s", rel, (int)len, got);
+  free(want);
+}
+
 char *sc_test_mkdtemp(void) {
   char tmpl[] = "/tmp/sc-test-XXXXXX";
   char *d = mkdtemp(tmpl);

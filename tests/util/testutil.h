@@ -13,6 +13,10 @@
 const char *sc_test_fixture(const char *rel);
 /* Read a whole file; NULL if missing. Caller frees with free(). */
 char *sc_test_slurp(const char *path, size_t *len);
+/* Compare got with the golden file $SC_FIXTURES/rel byte for byte (fail
+ * with what was got), or rewrite the golden file when SC_UPDATE_GOLDEN is
+ * set (then review the diff by hand). */
+void sc_test_golden(const char *rel, const char *got, size_t len);
 /* mkdtemp under /tmp; caller removes with sc_test_rmtree. */
 char *sc_test_mkdtemp(void);
 void sc_test_rmtree(const char *dir);
@@ -22,5 +26,14 @@ void sc_test_rmtree(const char *dir);
 void sc_test_alloc_install(void);
 void sc_test_alloc_fail_after(long n);
 long sc_test_alloc_live(void);
+
+/* cmocka has no double assertion: fail with both values when got is
+ * farther than eps from want (eps 0: exactly equal). */
+#define assert_near(got, want, eps)                                              \
+  do {                                                                           \
+    double g_ = (got), w_ = (want);                                              \
+    if (g_ - w_ > (eps) || w_ - g_ > (eps))                                      \
+      fail_msg("%s = %.9g, want %.9g", #got, g_, w_);                            \
+  } while (0)
 
 #endif

@@ -88,24 +88,10 @@ static fixture *make_run(void) {
   return fx;
 }
 
-/* Compare with the golden file, or rewrite it when SC_UPDATE_GOLDEN is set. */
 static void check_golden(const char *name, const char *got, size_t len) {
   char rel[256];
   snprintf(rel, sizeof rel, "report/%s", name);
-  const char *path = sc_test_fixture(rel);
-  if (getenv("SC_UPDATE_GOLDEN")) {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(got, 1, len, f), len);
-    fclose(f);
-    return;
-  }
-  size_t glen;
-  char *want = sc_test_slurp(path, &glen);
-  if (!want) fail_msg("missing golden file %s (SC_UPDATE_GOLDEN=1 makes it)", path);
-  if (glen != len || memcmp(want, got, len) != 0)
-    fail_msg("%s differs from the golden file:\n--- got ---\n%.*s", name, (int)len, got);
-  free(want);
+  sc_test_golden(rel, got, len);
 }
 
 static char *table_of(const sc_run_result *r, size_t *len) {
