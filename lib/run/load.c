@@ -299,8 +299,8 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   }
   if (rc == 0 && !(opts->cancel && *opts->cancel)) rc = main_run(&L, s);
   if (L.m && collect(&L) == 0 && L.res->nlevels)
-    sc__quality_judge(L.res->levels, L.res->nlevels, L.res->started_unix_ms, L.res->warmup,
-                      L.res->users, L.res->nusers, &L.res->last_healthy_users);
+    sc__quality_judge(&L.res->last_healthy_users, L.res->levels, L.res->nlevels,
+                      L.res->started_unix_ms, L.res->warmup, L.res->users, L.res->nusers);
   if (rc < 0) L.res->error = sc__strdup(sc_errmsg());
   sc__errsave keep;
   sc__err_save(&keep);
