@@ -11,6 +11,8 @@
 #include "stepcheck/page.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/run.h"
+#include "stepcheck/multi.h"
+#include "stepcheck/load.h"
 #include "stepcheck/report.h"
 
 #endif

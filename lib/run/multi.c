@@ -243,6 +243,10 @@ int sc__multi_user_rc(const sc_multi *m, size_t i) { return m && i < m->n ? m->u
 
 sc_loop *sc__multi_loop(const sc_multi *m) { return m->loop; }
 
+sc_page *sc__multi_page(const sc_multi *m, size_t i) {
+  return m && i < m->n && m->u[i]->running ? m->u[i]->page : NULL;
+}
+
 int sc__multi_active(const sc_multi *m) { return m->active; }
 
 SC_EXTERN void sc_multi_free(sc_multi *m) {

@@ -79,3 +79,12 @@ int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s) {
   }
   return 0;
 }
+
+int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s) {
+  char *end = NULL;
+  double v = strtod(s, &end);
+  if (!end || end == s || *end || !(v >= min_s) || v > 1e7)
+    return cli_err(EXIT_USAGE, "%s: '%s' is not a number of seconds >= %g", opt, s, min_s), -1;
+  *ms = v * 1000.0;
+  return 0;
+}

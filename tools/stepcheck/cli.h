@@ -21,6 +21,24 @@ int cli_parse_rect(sc_rect *r, const char *opt, const char *s);
 int cli_parse_size(int *w, int *h, const char *opt, const char *s);
 int cli_parse_int(int *v, const char *opt, const char *s, int min, int max);
 int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s);
+/* Seconds (fractions allowed, >= min_s) into milliseconds. */
+int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s);
+
+/* What `stepcheck run` was asked for (cmd_run.c parses; cmd_load.c runs
+ * many users). */
+#define CLI_MAX_BROWSERS 64
+typedef struct cli_run_args {
+  const char *path, *url, *report, *json, *junit, *jtl;
+  const char *browsers[CLI_MAX_BROWSERS + 1]; /* NULL-terminated */
+  int nbrowsers;
+  const char *grid;
+  int cycles, users, ramp, users_per_browser, warmup, quiet, load;
+  double every_ms, duration_ms;
+} cli_run_args;
+/* Run many users (--users, several --browser, --grid): the load path. */
+int cli_run_load(const cli_run_args *a, const sc_scenario *s);
+/* mkdir -p; 0 or -1 with errno. */
+int cli_make_dirs(const char *path);
 
 /* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
 const char *cli_value(int argc, char **argv, int *i);

@@ -1,4 +1,5 @@
-/* stepcheck run: run a scenario, print progress and the table, write reports. */
+/* stepcheck run: parse the options, then run one user (table and reports
+ * of one run) or many (the load path, cmd_load.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,8 +8,7 @@
 
 #include "cli.h"
 
-/* mkdir -p; 0 or -1 with errno. */
-static int make_dirs(const char *path) {
+int cli_make_dirs(const char *path) {
   char buf[4096];
   if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
   for (char *p = buf + 1; *p; p++) {
@@ -42,76 +42,108 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
   fflush(stderr);
 }
 
-int cmd_run(int argc, char **argv) {
-  const char *path = NULL, *url = NULL, *report = NULL, *json = NULL, *junit = NULL,
-             *jtl = NULL, *endpoint = NULL, *v;
-  int cycles = 1, quiet = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--url")) {
-      if (!(url = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--cycles")) {
-      if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&cycles, a, v, 1, 1000000) < 0)
-        return EXIT_USAGE;
-    } else if (!strcmp(a, "--report")) {
-      if (!(report = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--report-json")) {
-      if (!(json = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--junit")) {
-      if (!(junit = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--jtl")) {
-      if (!(jtl = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--browser")) {
-      if (!(endpoint = cli_value(argc, argv, &i))) return EXIT_USAGE;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-') {
-      return cli_err(EXIT_USAGE, "run: unknown option '%s'", a);
-    } else if (!path) {
-      path = a;
-    } else {
-      return cli_err(EXIT_USAGE, "run: more than one scenario ('%s')", a);
-    }
-  }
-  if (!path) return cli_err(EXIT_USAGE, "usage: stepcheck run SCENARIO [options]");
-
-  if (report && make_dirs(report) < 0)
-    return cli_err(EXIT_USAGE, "run: --report %s: %s", report, strerror(errno));
-  sc_scenario *s = NULL;
-  int rc = sc_scenario_load(&s, path);
-  if (rc < 0) return cli_input_err(rc, "scenario");
-
+static int run_one(const cli_run_args *a, const sc_scenario *s) {
   sc_browser *b = NULL;
-  if (endpoint && (rc = sc_browser_connect(&b, endpoint, NULL)) < 0) {
-    sc_scenario_free(s);
+  int rc;
+  if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], NULL)) < 0)
     return cli_lib_err(rc, "attach");
-  }
-  progress pr = {isatty(2), quiet, 0, 0};
+  progress pr = {isatty(2), a->quiet, 0, 0};
   sc_run_options o = SC_RUN_OPTIONS_INIT;
-  o.url = url;
-  o.cycles = cycles;
-  o.report_dir = report;
+  o.url = a->url;
+  o.cycles = a->cycles;
+  o.report_dir = a->report;
   o.browser = b;
   o.progress = on_step;
   o.userdata = &pr;
   sc_run_result *r = NULL;
   rc = sc_run_scenario(&r, s, &o);
-  if (pr.tty && !quiet) fputc('\n', stderr);
+  if (pr.tty && !a->quiet) fputc('\n', stderr);
   int code = EXIT_OK;
   /* The run's own message: writing the table may overwrite sc_errmsg(). */
   if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
   if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "table");
   char dflt[4096];
-  if (r && report && !json) {
-    snprintf(dflt, sizeof dflt, "%s/report.json", report);
+  const char *json = a->json;
+  if (r && a->report && !json) {
+    snprintf(dflt, sizeof dflt, "%s/report.json", a->report);
     json = dflt;
   }
   if (r && json && (rc = sc_report_json(json, r)) < 0) code = cli_lib_err(rc, "report");
-  if (r && junit && (rc = sc_report_junit(junit, r)) < 0) code = cli_lib_err(rc, "junit");
-  if (r && jtl && (rc = sc_report_jtl(jtl, r)) < 0) code = cli_lib_err(rc, "jtl");
+  if (r && a->junit && (rc = sc_report_junit(a->junit, r)) < 0) code = cli_lib_err(rc, "junit");
+  if (r && a->jtl && (rc = sc_report_jtl(a->jtl, r)) < 0) code = cli_lib_err(rc, "jtl");
   if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;
   sc_run_result_free(r);
   sc_browser_free(b);
+  return code;
+}
+
+/* One option with a value; 1 matched, 0 not this option, -1 error. */
+static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
+  const char *o = argv[*i], *v;
+#define VALUE() if (!(v = cli_value(argc, argv, i))) return -1
+  if (!strcmp(o, "--url")) { VALUE(); a->url = v; return 1; }
+  if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
+  if (!strcmp(o, "--report-json")) { VALUE(); a->json = v; return 1; }
+  if (!strcmp(o, "--junit")) { VALUE(); a->junit = v; return 1; }
+  if (!strcmp(o, "--jtl")) { VALUE(); a->jtl = v; return 1; }
+  if (!strcmp(o, "--grid")) { VALUE(); a->grid = v; a->load = 1; return 1; }
+  if (!strcmp(o, "--cycles")) { VALUE(); return cli_parse_int(&a->cycles, o, v, 1, 1000000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--users")) { VALUE(); a->load = 1; return cli_parse_int(&a->users, o, v, 1, 100000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--ramp")) { VALUE(); a->load = 1; return cli_parse_int(&a->ramp, o, v, 1, 100000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--users-per-browser")) { VALUE(); a->load = 1; return cli_parse_int(&a->users_per_browser, o, v, 1, 100000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--warmup")) { VALUE(); a->load = 1; return cli_parse_int(&a->warmup, o, v, 0, 1000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--every")) { VALUE(); a->load = 1; return cli_parse_seconds(&a->every_ms, o, v, 0.001) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--duration")) { VALUE(); a->load = 1; return cli_parse_seconds(&a->duration_ms, o, v, 0.001) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--browser")) {
+    VALUE();
+    if (a->nbrowsers == CLI_MAX_BROWSERS)
+      return cli_err(EXIT_USAGE, "run: more than %d --browser", CLI_MAX_BROWSERS), -1;
+    a->browsers[a->nbrowsers++] = v;
+    if (a->nbrowsers > 1) a->load = 1;
+    return 1;
+  }
+#undef VALUE
+  return 0;
+}
+
+int cmd_run(int argc, char **argv) {
+  cli_run_args a;
+  memset(&a, 0, sizeof a);
+  a.cycles = 1;
+  a.users = 1;
+  a.warmup = -1;
+  int cycles_given = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i];
+    int m = parse_opt(&a, argc, argv, &i);
+    if (m < 0) return EXIT_USAGE;
+    if (m > 0) {
+      cycles_given |= !strcmp(o, "--cycles");
+      continue;
+    }
+    if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+      a.quiet = 1;
+    } else if (o[0] == '-') {
+      return cli_err(EXIT_USAGE, "run: unknown option '%s'", o);
+    } else if (!a.path) {
+      a.path = o;
+    } else {
+      return cli_err(EXIT_USAGE, "run: more than one scenario ('%s')", o);
+    }
+  }
+  if (!a.path) return cli_err(EXIT_USAGE, "usage: stepcheck run SCENARIO [options]");
+  if (cycles_given && a.duration_ms > 0)
+    return cli_err(EXIT_USAGE, "run: --cycles and --duration exclude each other");
+  if (a.ramp && a.ramp < a.users && a.every_ms <= 0)
+    return cli_err(EXIT_USAGE, "run: --ramp %d needs --every SECONDS", a.ramp);
+  if (a.grid && a.nbrowsers)
+    return cli_err(EXIT_USAGE, "run: --grid and --browser exclude each other");
+  if (a.report && cli_make_dirs(a.report) < 0)
+    return cli_err(EXIT_USAGE, "run: --report %s: %s", a.report, strerror(errno));
+  sc_scenario *s = NULL;
+  int rc = sc_scenario_load(&s, a.path);
+  if (rc < 0) return cli_input_err(rc, "scenario");
+  int code = a.load ? cli_run_load(&a, s) : run_one(&a, s);
   sc_scenario_free(s);
   return code;
 }

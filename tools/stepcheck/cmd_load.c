@@ -1,0 +1,105 @@
+/* stepcheck run --users N: many users from this process (sc_load_run),
+ * a progress line per ramp level, the load reports; Ctrl-C or SIGTERM
+ * stops every user, stops what was launched and still writes the reports. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile int g_cancel;
+
+static void on_signal(int sig) {
+  (void)sig;
+  g_cancel = 1;
+}
+
+typedef struct live {
+  int tty, quiet;
+  int passed, failed;
+} live;
+
+static void on_step(const sc_run_result *u, const sc_step_result *r, void *ud) {
+  (void)u;
+  live *l = ud;
+  if (r->passed)
+    l->passed++;
+  else
+    l->failed++;
+}
+
+static void on_sample(const sc_gen_sample *s, void *ud) {
+  live *l = ud;
+  if (l->quiet || !l->tty) return;
+  fprintf(stderr, "\r\033[K%6.0f s  users %d  verified %d  failed %d  CPU %.0f%%  PSS %.0f MiB",
+          s->t_ms / 1000.0, s->users, l->passed, l->failed, s->cpu_pct, s->pss_mib);
+  fflush(stderr);
+}
+
+static void on_level(const sc_level *lv, const sc_gen_sample *s, void *ud) {
+  live *l = ud;
+  if (l->quiet) return;
+  if (l->tty) fputs("\r\033[K", stderr);
+  fprintf(stderr, "level %d: %d users, verified %d, failed %d", lv->index + 1, lv->users,
+          l->passed, l->failed);
+  if (s) fprintf(stderr, ", generator CPU %.0f%%, PSS %.0f MiB", s->cpu_pct, s->pss_mib);
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static int write_reports(const cli_run_args *a, const sc_load_result *r) {
+  int code = EXIT_OK, rc;
+  char dflt[4096];
+  const char *json = a->json;
+  if (a->report && !json) {
+    snprintf(dflt, sizeof dflt, "%s/report.json", a->report);
+    json = dflt;
+  }
+  if (sc_report_load_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "table");
+  if (json && (rc = sc_report_load_json(json, r)) < 0) code = cli_lib_err(rc, "report");
+  if (a->junit && (rc = sc_report_load_junit(a->junit, r)) < 0) code = cli_lib_err(rc, "junit");
+  if (a->jtl && (rc = sc_report_load_jtl(a->jtl, r)) < 0) code = cli_lib_err(rc, "jtl");
+  return code;
+}
+
+int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  live l = {isatty(2), a->quiet, 0, 0};
+  sc_load_options o = SC_LOAD_OPTIONS_INIT;
+  o.users = a->users;
+  o.ramp = a->ramp;
+  o.every_ms = a->every_ms;
+  o.cycles = a->cycles;
+  o.duration_ms = a->duration_ms;
+  if (a->warmup >= 0) o.warmup_cycles = a->warmup;
+  o.endpoints = a->nbrowsers ? a->browsers : NULL;
+  o.users_per_browser = a->users_per_browser;
+  o.url = a->url;
+  o.report_dir = a->report;
+  o.on_step = on_step;
+  o.on_level = on_level;
+  o.on_sample = on_sample;
+  o.userdata = &l;
+  o.cancel = &g_cancel;
+  sc_load_result *r = NULL;
+  int code = EXIT_OK;
+  int rc = sc_load_run(&r, s, &o);
+  if (l.tty && !l.quiet) fputs("\r\033[K", stderr);
+  if (rc < 0) code = cli_err(rc == SC_ENOSPACE ? EXIT_USAGE : EXIT_INFRA, "run: %s",
+                             r && r->error ? r->error : sc_errmsg());
+  if (r) {
+    int wc = write_reports(a, r);
+    if (code == EXIT_OK) code = wc; /* the table lists the warnings */
+  }
+  if (g_cancel && code == EXIT_OK) code = cli_err(EXIT_INFRA, "run: interrupted");
+  if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;
+  sc_load_result_free(r);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  return code;
+}
