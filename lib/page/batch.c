@@ -7,6 +7,7 @@
 #include "page_internal.h"
 
 typedef struct batch {
+  const char *method; /* static */
   int left;        /* replies still to come */
   int status;      /* first failure */
   char err[256];
@@ -19,7 +20,7 @@ static void batch_reply(int status, json_t *result, const char *errmsg, void *ud
   batch *b = ud;
   if (status && !b->status) {
     b->status = status;
-    snprintf(b->err, sizeof b->err, "%s", errmsg ? errmsg : sc_strerror(status));
+    snprintf(b->err, sizeof b->err, "%s: %s", b->method, errmsg ? errmsg : sc_strerror(status));
   }
   if (--b->left > 0) return;
   sc__done_cb cb = b->cb;
@@ -42,6 +43,7 @@ int sc__page_batch(sc_page *p, const char *method, json_t **params, int n, sc__d
     sc__free(b);
     return rc;
   }
+  b->method = method;
   b->cb = cb;
   b->ud = ud;
   b->left = n;

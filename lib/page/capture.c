@@ -1,4 +1,5 @@
 /* Clip screenshots in guest coordinates, decoded to RGBA. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -23,8 +24,11 @@ static void cap_reply(int status, json_t *res, const char *errmsg, void *ud) {
   json_t *data = status ? NULL : json_object_get(res, "data");
   if (!status && !json_is_string(data))
     c.cb(SC_EPROTO, "Page.captureScreenshot: no data", NULL, 0, c.ud);
-  else if (status)
-    c.cb(status, errmsg, NULL, 0, c.ud);
+  else if (status) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "Page.captureScreenshot: %s", errmsg ? errmsg : sc_strerror(status));
+    c.cb(status, msg, NULL, 0, c.ud);
+  }
   else
     c.cb(0, NULL, json_string_value(data), json_string_length(data), c.ud);
 }

@@ -56,12 +56,13 @@ static int check_canvas(sc_page *p, json_t *g, char *why, size_t whylen) {
 }
 
 
-enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_NAVIGATE,
-       OPEN_CANVAS };
+enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_INSPECTOR,
+       OPEN_NAVIGATE, OPEN_CANVAS };
 
 static const char *const k_open_method[] = {
     "Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget",
-    "Emulation.setDeviceMetricsOverride", "Page.enable", "Page.navigate", "Runtime.evaluate"};
+    "Emulation.setDeviceMetricsOverride", "Page.enable", "Inspector.enable", "Page.navigate",
+    "Runtime.evaluate"};
 
 typedef struct sc__opener {
   sc_page *p;          /* NULL once the page was closed during the open */
@@ -104,6 +105,15 @@ static void open_done(sc__opener *op, int status, const char *msg) {
 }
 
 static void open_reply(int status, json_t *res, const char *errmsg, void *ud);
+
+/* The page learns of its own crash, so a failure can say what happened. */
+static void on_event(const char *sid, const char *method, json_t *params, void *ud) {
+  (void)params;
+  sc_page *p = ud;
+  if (sid && p->session_id && !strcmp(sid, p->session_id) &&
+      !strcmp(method, "Inspector.targetCrashed"))
+    p->crashed = 1;
+}
 
 static int open_send(sc__opener *op, const char *session, json_t *params) {
   sc_page *p = op->p;
@@ -179,6 +189,11 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
     break;
   case OPEN_ATTACH:
     if ((bad = take_id(&p->session_id, res, "sessionId"))) break;
+    if ((p->lid = sc__client_listen(p->cl, on_event, p)) < 0) {
+      p->lid = 0;
+      bad = "out of memory";
+      break;
+    }
     op->state = OPEN_METRICS;
     rc = open_send(op, p->session_id,
                    json_pack("{s:i, s:i, s:f, s:b}", "width", p->opts.viewport_w, "height",
@@ -189,6 +204,10 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
     rc = open_send(op, p->session_id, NULL);
     break;
   case OPEN_ENABLE:
+    op->state = OPEN_INSPECTOR; /* for Inspector.targetCrashed */
+    rc = open_send(op, p->session_id, NULL);
+    break;
+  case OPEN_INSPECTOR:
     op->state = OPEN_NAVIGATE;
     rc = open_send(op, p->session_id, json_pack("{s:s}", "url", op->url));
     break;

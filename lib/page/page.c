@@ -71,7 +71,14 @@ static void close_target(sc_page *p, int wait) {
   }
 }
 
+int sc__page_crashed(const sc_page *p) { return p->crashed; }
+
+void sc__page_set_timeout(sc_page *p, double ms) {
+  if (ms > 0) p->timeout_ms = ms;
+}
+
 static void page_release(sc_page *p) {
+  if (p->lid) sc__client_unlisten(p->cl, p->lid);
   sc__free(p->context_id);
   sc__free(p->target_id);
   sc__free(p->session_id);

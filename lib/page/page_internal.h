@@ -21,6 +21,8 @@ struct sc_page {
   /* mouse state for the next event */
   int buttons;
   struct sc__opener *opener; /* an open in flight (open.c), else NULL */
+  sc__listener_id lid;   /* our event listener on the client, 0 none */
+  int crashed;           /* the renderer crashed (Inspector.targetCrashed) */
 };
 
 /* One CDP command on this page's session; *result (optional) new reference.
@@ -53,6 +55,10 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
  * when the canvas is there (0) or the open failed. */
 int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
                         const sc_page_options *opts, sc__done_cb cb, void *ud);
+/* Non-zero once the page's renderer crashed. */
+int sc__page_crashed(const sc_page *p);
+/* The deadline of the page's commands from now on (ms > 0). */
+void sc__page_set_timeout(sc_page *p, double ms);
 /* Abandon an open in flight (its callback never fires). */
 void sc__page_open_abandon(sc_page *p);
 /* Close without waiting: the target and its context are closed by

@@ -13,6 +13,9 @@
 #include "page/page_internal.h"
 #include "runner.h"
 
+/* How long an error waits for the crash report that may explain it. */
+#define SC__CRASH_GRACE_MS 300.0
+
 typedef struct muser {
   sc_multi *m;
   int index;
@@ -21,6 +24,7 @@ typedef struct muser {
   int own_page;      /* opened here (closed when the user ends) */
   sc_run_result *rr; /* NULL once taken */
   int running;
+  int graced;        /* an error waited once for a crash report */
 } muser;
 
 struct sc_multi {
@@ -62,10 +66,33 @@ static void user_step(sc__runner *r, const sc_step_result *res, void *ud) {
 
 /* The user ended: close its page at once (the browser frees the
  * context's memory), then tell the caller. */
+static void user_done(sc__runner *r, void *ud);
+
+static void user_done_later(void *ud) {
+  muser *u = ud;
+  u->r.timer = 0;
+  user_done(&u->r, u);
+}
+
 static void user_done(sc__runner *r, void *ud) {
   (void)r;
   muser *u = ud;
   if (!u->running) return;
+  /* A renderer that crashes fails the command in flight first ("Unable to
+   * capture screenshot") and says why a moment later: wait for that once,
+   * so the user's error names the crash. */
+  if (u->r.rc < 0 && u->page && !u->graced && !sc__page_crashed(u->page)) {
+    u->graced = 1;
+    u->r.timer = sc__loop_timer(u->m->loop, sc__now_ms() + SC__CRASH_GRACE_MS, user_done_later, u);
+    if (u->r.timer) return;
+  }
+  if (u->page && sc__page_crashed(u->page) && u->rr->error && !strstr(u->rr->error, "crashed")) {
+    char *e = sc__asprintf("page crashed (its renderer is gone): %s", u->rr->error);
+    if (e) {
+      sc__free(u->rr->error);
+      u->rr->error = e;
+    }
+  }
   u->running = 0;
   u->m->active--;
   u->m->ended++;
@@ -88,6 +115,15 @@ static void user_failed(muser *u, int rc, const char *msg) {
 }
 
 static void start_runner(muser *u) {
+  /* The page's commands may wait no longer than a step may: a hung page
+   * fails its user soon after the step's own timeout. */
+  double longest = 0;
+  for (size_t i = 0; i < u->m->s->nsetup + u->m->s->nsteps; i++) {
+    const sc_step *st = i < u->m->s->nsetup ? &u->m->s->setup[i] : &u->m->s->steps[i - u->m->s->nsetup];
+    if (st->timeout_ms > longest) longest = st->timeout_ms;
+  }
+  if (longest < SC__REST_WAIT_MS) longest = SC__REST_WAIT_MS;
+  sc__page_set_timeout(u->page, longest + SC__CAPTURE_GRACE_MS);
   u->r.io = sc__runner_page_io(u->page);
   int rc = sc__runner_start(&u->r);
   if (rc < 0) user_failed(u, rc, sc_errmsg());
