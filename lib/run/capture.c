@@ -178,6 +178,8 @@ void sc__runner_clear(sc__runner *r) {
   }
   sc__free(r->baselines);
   sc__free(r->need);
+  sc__free(r->keep);
+  r->keep = NULL;
   r->snaps = NULL;
   r->baselines = NULL;
   r->need = NULL;

@@ -13,7 +13,8 @@ int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
   r->need = sc__calloc(n ? n : 1, sizeof *r->need);
-  if (!r->need) return sc__err(SC_ENOMEM, "runner: out of memory");
+  r->keep = sc__calloc(n ? n : 1, 1);
+  if (!r->need || !r->keep) return sc__err(SC_ENOMEM, "runner: out of memory");
   for (size_t i = 0; i < n; i++) {
     const sc_step *st = i < s->nsetup ? &s->setup[i] : &s->steps[i - s->nsetup];
     for (size_t e = 0; e < st->nexpect; e++) {
@@ -22,8 +23,10 @@ int sc__runner_plan(sc__runner *r) {
       if (x->kind == SC_EXPECT_EQUALS && x->snapshot && strcmp(x->snapshot, "start") != 0) {
         for (size_t j = 0; j < n; j++) {
           const sc_step *o = j < s->nsetup ? &s->setup[j] : &s->steps[j - s->nsetup];
-          if (!strcmp(o->id, x->snapshot))
+          if (!strcmp(o->id, x->snapshot)) {
             r->need[j] = sc__rect_union(r->need[j], s->regions[x->region].r);
+            r->keep[j] = 1;
+          }
         }
       }
     }

@@ -103,6 +103,7 @@ struct sc__runner {
   const char *report_dir;     /* failure images, or NULL */
   int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
+  unsigned char *keep;        /* per step: a later check names its snapshot */
   sc__snap *snaps;
   size_t nsnaps;
   sc__baseline *baselines;

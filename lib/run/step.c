@@ -167,10 +167,12 @@ static void pre_done(sc__runner *r, int rc) {
     finish(r, rc);
     return;
   }
-  /* This step's at-rest capture is the snapshot later steps name by id. */
+  /* This step's at-rest capture is the snapshot later steps name by id:
+   * kept only when one does (memory per user). */
   sc__frame snap = {.img = NULL, .clip = sm->before.clip};
-  if ((rc = sc_image_crop(&snap.img, sm->before.img, (sc_rect){0, 0, sm->U.w, sm->U.h})) < 0 ||
-      (rc = sc__runner_snap_put(r, st->id, &snap)) < 0) {
+  if (r->keep[sm->ni] &&
+      ((rc = sc_image_crop(&snap.img, sm->before.img, (sc_rect){0, 0, sm->U.w, sm->U.h})) < 0 ||
+       (rc = sc__runner_snap_put(r, st->id, &snap)) < 0)) {
     sc__frame_free(&snap);
     finish(r, rc);
     return;

@@ -257,6 +257,15 @@ static int teardown(void **st) {
   return 0;
 }
 
+/* The steps' expectations changed: plan the captures again. */
+static void replan(void) {
+  sc__free(g_r.need);
+  sc__free(g_r.keep);
+  g_r.need = NULL;
+  g_r.keep = NULL;
+  assert_int_equal(sc__runner_plan(&g_r), 0);
+}
+
 /* Run step i (0 first, 1 second) alone in cycle `cycle`; its result. */
 static const sc_step_result *step(int i, int cycle) {
   size_t before = g_rr.nresults;
@@ -281,6 +290,8 @@ static void change_is_timed_from_the_first_input(void **st) {
   assert_int_equal(res->captures, 4);
   assert_true(res->capture_ms == CAP);
   assert_true(res->passed);
+  /* no later check names "first": its snapshot is not kept */
+  assert_null(sc__runner_snap_get(&g_r, "first"));
 }
 
 static void no_verdict_between_changes(void **st) {
@@ -405,6 +416,7 @@ static void no_snapshot_survives_into_the_next_cycle(void **st) {
   g_steps[1].expect = &eq;
   g_steps[0].timeout_ms = 400;
   g_steps[1].action.at = (sc_point){60, 20}; /* not a double click, no extra wait */
+  replan();
   g_w.after = "K";
   g_w.delay = 10;
   g_r.cycles = 2;
@@ -433,6 +445,7 @@ static void failure_images_show_what_was_compared(void **st) {
   sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
   g_steps[1].expect = &eq;
   g_steps[1].timeout_ms = 300;
+  replan();
   g_w.after = "K";
   g_w.delay = 10;
   step(0, 1);
