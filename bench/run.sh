@@ -95,9 +95,10 @@ rm -f "$OUT"/*.txt "$OUT"/*.err
   machine_facts "$ROOT" "$PEER"
 } > "$OUT/machine.txt"
 
-# Both sides launch Chromium with --enable-features=CDPScreenshotNewSurface:
-# Playwright among its defaults, stepcheck's launcher since it was measured
-# here to save one frame per small capture (docs/benchmarks.md).
+# Playwright launches Chromium with --enable-features=CDPScreenshotNewSurface
+# among its defaults; stepcheck's launcher dropped it in 0.2.0 (a renderer
+# crash during a screenshot segfaulted the browser: docs/design.md), so
+# small captures may cost stepcheck one frame more than the peer.
 
 # Capture cost, same page: C, peer.
 run capture-canvas "$BIN/bench_capture" -n "$RUNS"

@@ -37,9 +37,10 @@ static const char *const sc__chromium_flags[] = {
     "--mute-audio",
     "--disable-extensions",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
-    /* Screenshots from a new surface: a small clip costs one frame less
-     * (160x24: 50 -> 33 ms, docs/benchmarks.md); Playwright sets it too. */
-    "--enable-features=CDPScreenshotNewSurface",
+    /* Not --enable-features=CDPScreenshotNewSurface (Playwright's): with
+     * it, Chromium 156's browser process segfaults when a renderer crashes
+     * during a screenshot (3 and 2 of 5 runs here; 0 of 10 without), taking
+     * every user of that browser down with one page (docs/design.md). */
     "--password-store=basic",
 };
 
