@@ -19,6 +19,11 @@ struct sc_browser {
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
 };
 
+/* Chromium's flags for a headless run, NULL-terminated (launch.c): what a
+ * local launch and a grid session have in common (no DevTools port, no
+ * profile, no --no-sandbox). */
+extern const char *const sc__chromium_flags[];
+
 /* Check opts (NULL = defaults) and allocate an empty browser in *out. */
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts);
 /* Connect the websocket (ws_url copied) and read the product through
