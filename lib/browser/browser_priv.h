@@ -17,6 +17,7 @@ struct sc_browser {
   double command_timeout_ms;
   size_t max_message_bytes;
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
+  int allow_remote;    /* attach may reach hosts other than loopback */
 };
 
 /* Chromium's flags for a headless run, NULL-terminated (launch.c): what a

@@ -76,12 +76,4 @@ void sc__client_unlisten(sc__client *cl, sc__listener_id id);
 int sc__http_request(int *status, char **body, const char *method, const char *url,
                      const char *json_body, unsigned flags, double timeout_ms);
 
-/* GET http://host:port/path (loopback only) over sc__http_request, for
- * /json/version. host is a name or address without brackets. *body is a new
- * NUL-terminated string (sc__free). Returns 0, SC_ETIMEDOUT after
- * timeout_ms, SC_EIO (refused, body over 1 MiB), SC_EPROTO (status other
- * than 200), SC_EINVAL (bad argument, not loopback). */
-int sc__http_get(char **body, const char *host, int port, const char *path,
-                 double timeout_ms);
-
 #endif

@@ -240,21 +240,3 @@ int sc__http_request(int *status, char **body, const char *method, const char *u
     sc__free(st.body);
   return 0;
 }
-
-int sc__http_get(char **body, const char *host, int port, const char *path,
-                 double timeout_ms) {
-  if (!body || !host || !path || port <= 0 || port > 65535)
-    return sc__err(SC_EINVAL, "http: bad argument");
-  *body = NULL;
-  char *url = sc__asprintf(strchr(host, ':') ? "http://[%s]:%d%s" : "http://%s:%d%s", host,
-                           port, path);
-  if (!url) return sc__err(SC_ENOMEM, "http: out of memory");
-  int status, rc = sc__http_request(&status, body, "GET", url, NULL, 0, timeout_ms);
-  if (rc == 0 && status != 200) {
-    sc__free(*body);
-    *body = NULL;
-    rc = sc__err(SC_EPROTO, "http: GET %s: status %d", url, status);
-  }
-  sc__free(url);
-  return rc;
-}

@@ -136,13 +136,6 @@ static void delete_and_error_status(void **st) {
   assert_null(strcasestr(body, "content-type:"));
   sc__free(body);
   echo_stop(s);
-  /* sc__http_get keeps its contract: anything but 200 is SC_EPROTO. */
-  s = echo_start(500);
-  body = (char *)1;
-  assert_int_equal(sc__http_get(&body, "127.0.0.1", s.port, "/json/version", 5000), SC_EPROTO);
-  assert_null(body);
-  assert_non_null(strstr(sc_errmsg(), "status 500"));
-  echo_stop(s);
 }
 
 /* Refused before any traffic: a remote host without the flag, other methods,
