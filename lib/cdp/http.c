@@ -197,7 +197,7 @@ int sc__http_request(int *status, char **body, const char *method, const char *u
     st.req_len = strlen(json_body);
   }
   /* lws sizes its fd table by the fd limit; one socket needs few. */
-  struct lws_context *ctx = sc__lws_context_new(sc__http_protocols, &st, 0, 16);
+  struct lws_context *ctx = sc__lws_context_new(sc__http_protocols, &st, 0, 16, timeout_ms);
   if (!ctx) return sc__err(SC_ENOMEM, "http: cannot create lws context");
 
   char hosthdr[300];

@@ -36,7 +36,9 @@ SC_EXTERN int sc_loop_new(sc_loop **out) {
   *out = NULL;
   sc_loop *l = sc__calloc(1, sizeof *l);
   if (!l) return sc__err(SC_ENOMEM, "loop: out of memory");
-  l->ctx = sc__lws_context_new(sc__ws_protocols, NULL, SC__WS_CHUNK, SC__LOOP_FD_LIMIT);
+  /* Long-lived, shared by connections with deadlines of their own: lws'
+   * default round-trip timeouts. */
+  l->ctx = sc__lws_context_new(sc__ws_protocols, NULL, SC__WS_CHUNK, SC__LOOP_FD_LIMIT, 0);
   if (!l->ctx) {
     sc__free(l);
     return sc__err(SC_ENOMEM, "loop: cannot create the libwebsockets context");

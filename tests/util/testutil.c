@@ -125,6 +125,7 @@ static void http_serve_one(int lfd, int logfd, const sc_test_reply *r) {
   }
   write_all(logfd, req, len);
   write_all(logfd, "\n--\n", 4);
+  if (r->delay_ms > 0) usleep((useconds_t)r->delay_ms * 1000);
   const char *body = r->body ? r->body : req;
   size_t blen = r->body ? strlen(r->body) : len;
   char hdr[256];

@@ -42,6 +42,7 @@ long sc_test_alloc_live(void);
 typedef struct sc_test_reply {
   int status;
   const char *body;
+  int delay_ms; /* wait this long after the request before replying */
 } sc_test_reply;
 typedef struct sc_test_http {
   int pid;

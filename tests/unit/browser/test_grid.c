@@ -41,8 +41,8 @@ static json_t *first_body(const char *log) {
 
 static void creates_reads_and_deletes(void **st) {
   (void)st;
-  sc_test_reply r[] = {{200, NEW_OK("abc123", "ws://10.9.8.7:4444/wd/session/abc123/se/cdp")},
-                       {200, DELETED}};
+  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("abc123", "ws://10.9.8.7:4444/wd/session/abc123/se/cdp")},
+                       {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   const char *extra[] = {"--no-sandbox", NULL};
   sc_grid_options o = SC_GRID_OPTIONS_INIT;
@@ -81,7 +81,7 @@ static void creates_reads_and_deletes(void **st) {
 
 static void binary_option(void **st) {
   (void)st;
-  sc_test_reply r[] = {{200, NEW_OK("s1", "ws://127.0.0.1:1/session/s1/se/cdp")}, {200, DELETED}};
+  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("s1", "ws://127.0.0.1:1/session/s1/se/cdp")}, {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   sc_grid_options o = SC_GRID_OPTIONS_INIT;
   o.binary = "/opt/chromium/chrome";
@@ -104,7 +104,7 @@ static void binary_option(void **st) {
 /* A refusal quotes the grid's error and the first line of its message. */
 static void refused_with_status(void **st) {
   (void)st;
-  sc_test_reply r[] = {{500, "{\"value\":{\"error\":\"session not created\",\"message\":"
+  sc_test_reply r[] = {{.status = 500, .body = "{\"value\":{\"error\":\"session not created\",\"message\":"
                              "\"Could not start a new session. Chrome failed to start\\n"
                              "Build info: version: '4.48.0'\",\"stacktrace\":\"\"}}"}};
   sc_test_http s = sc_test_http_start(r, 1);
@@ -120,7 +120,7 @@ static void refused_with_status(void **st) {
   assert_null(strstr(m, "Build info"));
   free(sc_test_http_stop(&s));
   /* A reply that is not JSON still says the status. */
-  sc_test_reply r2[] = {{503, "<html>busy</html>"}};
+  sc_test_reply r2[] = {{.status = 503, .body = "<html>busy</html>"}};
   s = sc_test_http_start(r2, 1);
   assert_int_equal(sc_grid_session_new(&g, grid_url(&s, ""), NULL), SC_EPROTO);
   assert_non_null(strstr(sc_errmsg(), "status 503"));
@@ -131,8 +131,8 @@ static void refused_with_status(void **st) {
 static void no_cdp_deletes_the_session(void **st) {
   (void)st;
   sc_test_reply r[] = {
-      {200, "{\"value\":{\"sessionId\":\"x9\",\"capabilities\":{\"browserName\":\"chrome\"}}}"},
-      {200, DELETED}};
+      {.status = 200, .body = "{\"value\":{\"sessionId\":\"x9\",\"capabilities\":{\"browserName\":\"chrome\"}}}"},
+      {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   sc_grid_session *g = NULL;
   assert_int_equal(sc_grid_session_new(&g, grid_url(&s, ""), NULL), SC_EPROTO);
@@ -142,7 +142,7 @@ static void no_cdp_deletes_the_session(void **st) {
   assert_non_null(strstr(log, "DELETE /session/x9 HTTP/1.1\r\n"));
   free(log);
   /* A session id that cannot go into a URL is refused, and nothing deleted. */
-  sc_test_reply r2[] = {{200, NEW_OK("../../status", "ws://127.0.0.1:1/x")}};
+  sc_test_reply r2[] = {{.status = 200, .body = NEW_OK("../../status", "ws://127.0.0.1:1/x")}};
   s = sc_test_http_start(r2, 1);
   assert_int_equal(sc_grid_session_new(&g, grid_url(&s, ""), NULL), SC_EPROTO);
   assert_non_null(strstr(sc_errmsg(), "sessionId"));
@@ -155,11 +155,11 @@ static void no_cdp_deletes_the_session(void **st) {
  * an error, and free tries once more. */
 static void delete_statuses(void **st) {
   (void)st;
-  sc_test_reply r[] = {{200, NEW_OK("d1", "ws://127.0.0.1:1/session/d1/se/cdp")},
-                       {404, "{\"value\":{\"error\":\"invalid session id\",\"message\":\"x\"}}"},
-                       {200, NEW_OK("d2", "ws://127.0.0.1:1/session/d2/se/cdp")},
-                       {500, "{\"value\":{\"error\":\"unknown error\",\"message\":\"busy\"}}"},
-                       {200, DELETED}};
+  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("d1", "ws://127.0.0.1:1/session/d1/se/cdp")},
+                       {.status = 404, .body = "{\"value\":{\"error\":\"invalid session id\",\"message\":\"x\"}}"},
+                       {.status = 200, .body = NEW_OK("d2", "ws://127.0.0.1:1/session/d2/se/cdp")},
+                       {.status = 500, .body = "{\"value\":{\"error\":\"unknown error\",\"message\":\"busy\"}}"},
+                       {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 5);
   sc_grid_session *g = NULL;
   assert_int_equal(sc_grid_session_new(&g, grid_url(&s, ""), NULL), 0);
@@ -182,7 +182,7 @@ static void refusals_before_traffic(void **st) {
   sc_grid_session *g = (sc_grid_session *)1;
   double t0 = sc__now_ms();
   assert_int_equal(sc_grid_session_new(&g, "http://10.1.2.3:4444", NULL), SC_EINVAL);
-  assert_true(sc__now_ms() - t0 < 50);
+  assert_true(sc__now_ms() - t0 < 500); /* no connection attempt (that would wait 60 s) */
   assert_null(g);
   assert_non_null(strstr(sc_errmsg(), "http://10.1.2.3:4444"));
   assert_non_null(strstr(sc_errmsg(), "not a loopback"));
@@ -213,7 +213,7 @@ static void refusals_before_traffic(void **st) {
 /* Nobody listening: a clear error at once, not after the timeout. */
 static void unreachable_is_fast(void **st) {
   (void)st;
-  sc_test_reply r[] = {{200, DELETED}};
+  sc_test_reply r[] = {{.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 1);
   free(sc_test_http_stop(&s)); /* the port is free again */
   sc_grid_session *g = NULL;
@@ -230,8 +230,8 @@ static void allocation_failures(void **st) {
   sc_test_alloc_install();
   long base = sc_test_alloc_live();
   for (long n = 0;; n++) {
-    sc_test_reply r[] = {{200, NEW_OK("m1", "ws://127.0.0.1:1/session/m1/se/cdp")},
-                         {200, DELETED}};
+    sc_test_reply r[] = {{.status = 200, .body = NEW_OK("m1", "ws://127.0.0.1:1/session/m1/se/cdp")},
+                         {.status = 200, .body = DELETED}};
     sc_test_http s = sc_test_http_start(r, 2);
     sc_grid_session *g = NULL;
     sc_test_alloc_fail_after(n);

@@ -11,7 +11,7 @@
 
 static sc_test_http echo_start(int status) {
   static sc_test_reply r[1];
-  r[0] = (sc_test_reply){status, NULL};
+  r[0] = (sc_test_reply){.status = status};
   return sc_test_http_start(r, 1);
 }
 
@@ -83,7 +83,7 @@ static void refusals(void **st) {
   assert_int_equal(
       sc__http_request(&status, &body, "GET", "http://192.0.2.1:4444/status", NULL, 0, 5000),
       SC_EINVAL);
-  assert_true(sc__now_ms() - t0 < 100);
+  assert_true(sc__now_ms() - t0 < 500); /* no connection attempt (that would wait 5 s) */
   assert_non_null(strstr(sc_errmsg(), "not a loopback address"));
   assert_null(body);
   assert_int_equal(status, 0);
