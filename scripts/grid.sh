@@ -7,8 +7,12 @@
 #   scripts/grid.sh start --mode hub|node|standalone [--port P] [--hub URL]
 #                         [--bus PUB:SUB] [--max-sessions N]
 #       Fetch if needed, then exec java in the foreground on 127.0.0.1 (the
-#       caller's pid becomes java's: stop it by that pid). A node uses Debian's
-#       chromedriver from PATH (chromium-driver) and never Selenium Manager.
+#       caller's pid becomes java's: stop it by that pid). A node offers Chrome
+#       only, through Debian's chromedriver from PATH (chromium-driver), with
+#       --max-sessions slots (default: one per CPU); never Selenium Manager.
+#       Java's temporary files go to $TMPDIR when it is set. $SC_GRID_JAVA_OPTS
+#       (default: C1 JIT only, serial GC: a hub starts on ~40% less CPU, which
+#       counts on a 2-core machine running browsers) go before -jar.
 #       --bus: the event bus ports a hub binds and its nodes connect to
 #       (Selenium's default is 4442:4443, fixed ports; a node needs the hub's).
 # Needs: java 17 (openjdk-17-jre-headless), npm, chromium-driver (scripts/deps.sh).
@@ -54,15 +58,24 @@ start() {
     args+=(--publish-events "tcp://127.0.0.1:${bus%:*}" --subscribe-events "tcp://127.0.0.1:${bus#*:}")
   fi
   if [ "$mode" != hub ]; then
-    command -v chromedriver >/dev/null || die "chromedriver not found (chromium-driver)"
-    args+=(--selenium-manager false --detect-drivers true)
-    [ -n "$max" ] && args+=(--max-sessions "$max" --override-max-sessions true)
+    local driver
+    driver=$(command -v chromedriver) || die "chromedriver not found (chromium-driver)"
+    max=${max:-$(nproc)}
+    # One driver named here: no detection, so no Selenium Manager run.
+    args+=(--selenium-manager false --detect-drivers false
+           --driver-configuration display-name=chrome "max-sessions=$max"
+           "webdriver-executable=$driver" 'stereotype={"browserName": "chrome"}'
+           --max-sessions "$max" --override-max-sessions true)
   fi
   if [ "$mode" = node ]; then
     [ -n "$hub" ] || die "start: a node needs --hub http://127.0.0.1:PORT"
-    args+=(--hub "$hub")
+    # Retry registering every second, not every 10: a node started with its
+    # hub is up as soon as the hub is.
+    args+=(--hub "$hub" --register-cycle 1)
   fi
-  exec java -jar "$jar" "${args[@]}"
+  local jopts
+  read -r -a jopts <<<"${SC_GRID_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
+  exec java ${TMPDIR:+"-Djava.io.tmpdir=$TMPDIR"} "${jopts[@]}" -jar "$jar" "${args[@]}"
 }
 
 case ${1:-} in

@@ -41,8 +41,9 @@ static json_t *first_body(const char *log) {
 
 static void creates_reads_and_deletes(void **st) {
   (void)st;
-  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("abc123", "ws://10.9.8.7:4444/wd/session/abc123/se/cdp")},
-                       {.status = 200, .body = DELETED}};
+  sc_test_reply r[] = {
+      {.status = 200, .body = NEW_OK("abc123", "ws://10.9.8.7:4444/wd/session/abc123/se/cdp")},
+      {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   const char *extra[] = {"--no-sandbox", NULL};
   sc_grid_options o = SC_GRID_OPTIONS_INIT;
@@ -63,8 +64,8 @@ static void creates_reads_and_deletes(void **st) {
   assert_non_null(strstr(log, "POST /wd/session HTTP/1.1\r\n"));
   assert_non_null(strcasestr(log, "\r\ncontent-type: application/json; charset=utf-8\r\n"));
   assert_non_null(strstr(log, "DELETE /wd/session/abc123 HTTP/1.1\r\n"));
-  json_t *req = first_body(log), *ao = json_object_get(
-                                      json_object_get(req, "capabilities"), "alwaysMatch");
+  json_t *req = first_body(log),
+         *ao = json_object_get(json_object_get(req, "capabilities"), "alwaysMatch");
   assert_string_equal(json_string_value(json_object_get(ao, "browserName")), "chrome");
   json_t *co = json_object_get(ao, "goog:chromeOptions");
   assert_string_equal(json_string_value(json_object_get(co, "binary")), "/usr/bin/chromium");
@@ -81,7 +82,8 @@ static void creates_reads_and_deletes(void **st) {
 
 static void binary_option(void **st) {
   (void)st;
-  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("s1", "ws://127.0.0.1:1/session/s1/se/cdp")}, {.status = 200, .body = DELETED}};
+  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("s1", "ws://127.0.0.1:1/session/s1/se/cdp")},
+                       {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   sc_grid_options o = SC_GRID_OPTIONS_INIT;
   o.binary = "/opt/chromium/chrome";
@@ -104,9 +106,10 @@ static void binary_option(void **st) {
 /* A refusal quotes the grid's error and the first line of its message. */
 static void refused_with_status(void **st) {
   (void)st;
-  sc_test_reply r[] = {{.status = 500, .body = "{\"value\":{\"error\":\"session not created\",\"message\":"
-                             "\"Could not start a new session. Chrome failed to start\\n"
-                             "Build info: version: '4.48.0'\",\"stacktrace\":\"\"}}"}};
+  sc_test_reply r[] = {{.status = 500,
+                        .body = "{\"value\":{\"error\":\"session not created\",\"message\":"
+                                "\"Could not start a new session. Chrome failed to start\\n"
+                                "Build info: version: '4.48.0'\",\"stacktrace\":\"\"}}"}};
   sc_test_http s = sc_test_http_start(r, 1);
   sc_grid_session *g = (sc_grid_session *)1;
   const char *url = grid_url(&s, "");
@@ -131,7 +134,8 @@ static void refused_with_status(void **st) {
 static void no_cdp_deletes_the_session(void **st) {
   (void)st;
   sc_test_reply r[] = {
-      {.status = 200, .body = "{\"value\":{\"sessionId\":\"x9\",\"capabilities\":{\"browserName\":\"chrome\"}}}"},
+      {.status = 200,
+       .body = "{\"value\":{\"sessionId\":\"x9\",\"capabilities\":{\"browserName\":\"chrome\"}}}"},
       {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 2);
   sc_grid_session *g = NULL;
@@ -155,11 +159,12 @@ static void no_cdp_deletes_the_session(void **st) {
  * an error, and free tries once more. */
 static void delete_statuses(void **st) {
   (void)st;
-  sc_test_reply r[] = {{.status = 200, .body = NEW_OK("d1", "ws://127.0.0.1:1/session/d1/se/cdp")},
-                       {.status = 404, .body = "{\"value\":{\"error\":\"invalid session id\",\"message\":\"x\"}}"},
-                       {.status = 200, .body = NEW_OK("d2", "ws://127.0.0.1:1/session/d2/se/cdp")},
-                       {.status = 500, .body = "{\"value\":{\"error\":\"unknown error\",\"message\":\"busy\"}}"},
-                       {.status = 200, .body = DELETED}};
+  sc_test_reply r[] = {
+      {.status = 200, .body = NEW_OK("d1", "ws://127.0.0.1:1/session/d1/se/cdp")},
+      {.status = 404, .body = "{\"value\":{\"error\":\"invalid session id\",\"message\":\"x\"}}"},
+      {.status = 200, .body = NEW_OK("d2", "ws://127.0.0.1:1/session/d2/se/cdp")},
+      {.status = 500, .body = "{\"value\":{\"error\":\"unknown error\",\"message\":\"busy\"}}"},
+      {.status = 200, .body = DELETED}};
   sc_test_http s = sc_test_http_start(r, 5);
   sc_grid_session *g = NULL;
   assert_int_equal(sc_grid_session_new(&g, grid_url(&s, ""), NULL), 0);
@@ -230,8 +235,9 @@ static void allocation_failures(void **st) {
   sc_test_alloc_install();
   long base = sc_test_alloc_live();
   for (long n = 0;; n++) {
-    sc_test_reply r[] = {{.status = 200, .body = NEW_OK("m1", "ws://127.0.0.1:1/session/m1/se/cdp")},
-                         {.status = 200, .body = DELETED}};
+    sc_test_reply r[] = {
+        {.status = 200, .body = NEW_OK("m1", "ws://127.0.0.1:1/session/m1/se/cdp")},
+        {.status = 200, .body = DELETED}};
     sc_test_http s = sc_test_http_start(r, 2);
     sc_grid_session *g = NULL;
     sc_test_alloc_fail_after(n);
