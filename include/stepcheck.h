@@ -7,6 +7,7 @@
 #include "stepcheck/common.h"
 #include "stepcheck/image.h"
 #include "stepcheck/browser.h"
+#include "stepcheck/grid.h"
 #include "stepcheck/text.h"
 #include "stepcheck/page.h"
 #include "stepcheck/scenario.h"

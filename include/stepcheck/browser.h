@@ -30,10 +30,15 @@ typedef struct sc_browser_options {
    * must outlive the browser). NULL = a private loop of the browser's own.
    * Browsers driven together by one sc_multi must share one loop. */
   struct sc_loop *loop;
+  /** (version 3) Non-zero: sc_browser_connect may attach to a host other
+   * than loopback. DevTools has no authentication: whoever reaches the port
+   * controls the browser, so only on a private network (docs/scaling.md). */
+  int allow_remote;
 } sc_browser_options;
-#define SC_BROWSER_OPTIONS_VERSION 2
+/* Versions 1 to 3 are accepted (1 ends before loop, 2 before allow_remote). */
+#define SC_BROWSER_OPTIONS_VERSION 3
 #define SC_BROWSER_OPTIONS_INIT \
-  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL}
+  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL, 0}
 
 /**
  * Launch headless Chromium with a fresh 0700 profile directory on a RAM-backed
@@ -47,10 +52,12 @@ typedef struct sc_browser_options {
 SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts);
 
 /**
- * Attach to a running browser: "ws://127.0.0.1:9222/devtools/browser/<id>"
- * or "http://127.0.0.1:9222" (resolved through /json/version). Only loopback
- * hosts are accepted (127.0.0.0/8, localhost, [::1]), checked before any
- * network traffic. sc_browser_free disconnects without closing it.
+ * Attach to a running browser: "ws://127.0.0.1:9222/devtools/browser/<id>",
+ * a grid session's "ws://127.0.0.1:4444/session/<id>/se/cdp"
+ * (sc_grid_session_cdp_url), or "http://127.0.0.1:9222" (resolved through
+ * /json/version). Only loopback hosts are accepted (127.0.0.0/8, localhost,
+ * [::1]) unless opts->allow_remote, checked before any network traffic.
+ * sc_browser_free disconnects without closing it.
  * @param out       the new browser, the caller's (sc_browser_free).
  * @param endpoint  the URL, borrowed.
  * @param opts      NULL for SC_BROWSER_OPTIONS_INIT (launch_timeout_ms bounds

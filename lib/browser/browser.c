@@ -8,7 +8,8 @@
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   static const sc_browser_options defaults = SC_BROWSER_OPTIONS_INIT;
   if (!opts) opts = &defaults;
-  /* Version 1 ended before `loop`: never read past what the caller has. */
+  /* Version 1 ended before `loop`, version 2 before `allow_remote`: never
+   * read past what the caller has. */
   if (opts->version < 1 || opts->version > SC_BROWSER_OPTIONS_VERSION)
     return sc__err(SC_EINVAL, "browser: options version %u (want 1..%u)", opts->version,
                    SC_BROWSER_OPTIONS_VERSION);
@@ -18,6 +19,7 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   b->command_timeout_ms = opts->command_timeout_ms > 0 ? opts->command_timeout_ms : 30000;
   b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
   b->loop = opts->version >= 2 ? opts->loop : NULL;
+  b->allow_remote = opts->version >= 3 && opts->allow_remote;
   *out = b;
   return 0;
 }

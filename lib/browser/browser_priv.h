@@ -17,7 +17,13 @@ struct sc_browser {
   double command_timeout_ms;
   size_t max_message_bytes;
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
+  int allow_remote;    /* attach may reach hosts other than loopback */
 };
+
+/* Chromium's flags for a headless run, NULL-terminated (launch.c): what a
+ * local launch and a grid session have in common (no DevTools port, no
+ * profile, no --no-sandbox). */
+extern const char *const sc__chromium_flags[];
 
 /* Check opts (NULL = defaults) and allocate an empty browser in *out. */
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts);

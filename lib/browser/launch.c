@@ -16,12 +16,12 @@
 
 extern char **environ;
 
-/* Flags and why: see docs/cdp.md. --no-sandbox and --user-data-dir are added
- * at run time. */
-static const char *const sc__chromium_flags[] = {
+/* Flags and why: see docs/cdp.md. Shared with grid sessions (the browser a
+ * grid node starts runs like ours); a local launch adds DevTools on
+ * loopback with a port Chromium picks, then --user-data-dir and, as root,
+ * --no-sandbox at run time. NULL-terminated. */
+const char *const sc__chromium_flags[] = {
     "--headless",
-    "--remote-debugging-port=0",
-    "--remote-debugging-address=127.0.0.1",
     "--disable-gpu",
     "--no-first-run",
     "--no-default-browser-check",
@@ -42,6 +42,13 @@ static const char *const sc__chromium_flags[] = {
      * during a screenshot (3 and 2 of 5 runs here; 0 of 10 without), taking
      * every user of that browser down with one page (docs/design.md). */
     "--password-store=basic",
+    NULL,
+};
+
+static const char *const sc__local_flags[] = {
+    "--remote-debugging-port=0",
+    "--remote-debugging-address=127.0.0.1",
+    NULL,
 };
 
 /* mkdtemp on /dev/shm, else $TMPDIR, else /tmp; mode 0700. */
@@ -63,23 +70,30 @@ static int make_profile_dir(char **out) {
   return sc__err(SC_ELAUNCH, "launch: cannot create a profile directory: %s", strerror(last));
 }
 
-/* argv: exe, flags, per-run flags, extra_args, about:blank. */
+static size_t count(const char *const *v) {
+  size_t n = 0;
+  while (v && v[n]) n++;
+  return n;
+}
+
+/* argv: exe, local flags, shared flags, per-run flags, extra_args,
+ * about:blank. The one allocated entry (--user-data-dir) is freed by
+ * free_argv, which finds it by the same index. */
 static char **build_argv(const char *exe, const char *profile, const char *const *extra) {
-  size_t nflags = sizeof sc__chromium_flags / sizeof sc__chromium_flags[0], nextra = 0;
-  while (extra && extra[nextra]) nextra++;
-  char **argv = sc__calloc(nflags + nextra + 6, sizeof *argv);
+  size_t nlocal = count(sc__local_flags), nflags = count(sc__chromium_flags);
+  char **argv = sc__calloc(nlocal + nflags + count(extra) + 6, sizeof *argv);
   if (!argv) return NULL;
   size_t n = 0;
   argv[n++] = (char *)exe;
+  for (size_t i = 0; i < nlocal; i++) argv[n++] = (char *)sc__local_flags[i];
   for (size_t i = 0; i < nflags; i++) argv[n++] = (char *)sc__chromium_flags[i];
-  /* The one allocated entry sits right after the flags (freed by index). */
   if (!(argv[n++] = sc__asprintf("--user-data-dir=%s", profile))) {
     sc__free(argv);
     return NULL;
   }
   /* Chromium's sandbox refuses to run as root. */
   if (geteuid() == 0) argv[n++] = "--no-sandbox";
-  for (size_t i = 0; i < nextra; i++) argv[n++] = (char *)extra[i];
+  for (size_t i = 0; extra && extra[i]; i++) argv[n++] = (char *)extra[i];
   argv[n++] = "about:blank";
   argv[n] = NULL;
   return argv;
@@ -87,7 +101,7 @@ static char **build_argv(const char *exe, const char *profile, const char *const
 
 static void free_argv(char **argv) {
   if (!argv) return;
-  sc__free(argv[sizeof sc__chromium_flags / sizeof sc__chromium_flags[0] + 1]);
+  sc__free(argv[1 + count(sc__local_flags) + count(sc__chromium_flags)]);
   sc__free(argv);
 }
 

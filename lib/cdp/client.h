@@ -60,11 +60,20 @@ sc__listener_id sc__client_listen(sc__client *cl, sc__cdp_event_cb cb, void *ud)
  * itself): it is not called again. Unknown ids are ignored. */
 void sc__client_unlisten(sc__client *cl, sc__listener_id id);
 
-/* HTTP GET http://host:port/path over libwebsockets (for /json/version).
- * host is a name or address without brackets. *body is a new NUL-terminated
- * string (sc__free). Returns 0, SC_ETIMEDOUT after timeout_ms, SC_EIO
- * (refused, body over 1 MiB), SC_EPROTO (status other than 200). */
-int sc__http_get(char **body, const char *host, int port, const char *path,
-                 double timeout_ms);
+/* sc__http_request flags. */
+#define SC__HTTP_ALLOW_REMOTE 1u /* hosts other than loopback may be asked */
+
+/* One HTTP/1.1 request: method "GET", "POST" or "DELETE" to url
+ * ("http://host[:port]/path"); json_body (NULL or "" for none, borrowed)
+ * is sent as "application/json; charset=utf-8". Hosts must be loopback
+ * (127.0.0.0/8, localhost, [::1]) unless flags has SC__HTTP_ALLOW_REMOTE;
+ * that is checked before any network traffic. timeout_ms bounds the whole
+ * exchange. On 0, *status (optional) is the reply's status, whatever it is,
+ * and *body (optional) a new NUL-terminated string (sc__free), "" when the
+ * reply had none. Returns 0, SC_EINVAL (bad URL or method, remote host),
+ * SC_ETIMEDOUT, SC_EIO (refused, closed early, body over 1 MiB), SC_ENOMEM;
+ * sc_errmsg() names the method and URL. */
+int sc__http_request(int *status, char **body, const char *method, const char *url,
+                     const char *json_body, unsigned flags, double timeout_ms);
 
 #endif

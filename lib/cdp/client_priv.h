@@ -65,6 +65,16 @@ struct sc__client {
 
 };
 
+/* A client-only lws context (the one setup the loop and the HTTP client
+ * use): user is handed to the protocols' callbacks (lws_context_user),
+ * rx_buf_size 0 = lws' default service buffer, fd_limit sizes lws' fd
+ * tables; timeout_ms > 0 sets lws' own round-trip timeouts past it (the
+ * caller's deadline decides), 0 keeps lws' (20 s). NULL when lws cannot
+ * create it. */
+struct lws_context *sc__lws_context_new(const struct lws_protocols *protocols, void *user,
+                                        unsigned int rx_buf_size, unsigned int fd_limit,
+                                        double timeout_ms);
+
 /* Open the websocket on the client's loop and wait up to timeout_ms for the
  * handshake (servicing the loop). */
 int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms);

@@ -1,21 +1,26 @@
-/* One HTTP GET over libwebsockets' HTTP client, for DevTools discovery
- * (http://127.0.0.1:PORT/json/version). Small bodies only. */
+/* One HTTP request over libwebsockets' HTTP client: DevTools discovery
+ * (GET /json/version) and the WebDriver calls of a Selenium Grid (POST and
+ * DELETE /session). Small bodies only; the reply is read whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libwebsockets.h>
-
-#include "client.h"
+#include "client_priv.h"
 #include "core/core.h"
+#include "url.h"
 
 #define SC__HTTP_MAX_BODY (1u << 20)
+#define SC__HTTP_CHUNK 4096
+/* The grid refuses a JSON body whose type does not say utf-8. */
+#define SC__HTTP_JSON_TYPE "application/json; charset=utf-8"
 
 typedef struct http_state {
-  char *body;
+  const char *req;     /* request body, NULL for none */
+  size_t req_len, req_sent;
+  char *body;          /* response body */
   size_t len, cap;
-  int status;  /* HTTP status once the headers are in */
-  int done;    /* 1 complete, -1 failed */
+  int status;          /* HTTP status once the headers are in */
+  int done;            /* 1 complete, -1 failed */
   char err[256];
 } http_state;
 
@@ -41,6 +46,42 @@ static int append(http_state *st, const char *in, size_t len) {
   return 0;
 }
 
+/* Request headers for a body: its type and length; the body follows from
+ * LWS_CALLBACK_CLIENT_HTTP_WRITEABLE. */
+static int add_body_headers(struct lws *wsi, http_state *st, unsigned char **p,
+                            unsigned char *end) {
+  if (lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+                                   (const unsigned char *)SC__HTTP_JSON_TYPE,
+                                   (int)strlen(SC__HTTP_JSON_TYPE), p, end) ||
+      lws_add_http_header_content_length(wsi, st->req_len, p, end)) {
+    snprintf(st->err, sizeof st->err, "request headers too long");
+    return -1;
+  }
+  lws_client_http_body_pending(wsi, 1);
+  lws_callback_on_writable(wsi);
+  return 0;
+}
+
+/* The next piece of the request body. */
+static int write_body(struct lws *wsi, http_state *st) {
+  unsigned char buf[LWS_PRE + SC__HTTP_CHUNK];
+  size_t n = st->req_len - st->req_sent;
+  if (n > SC__HTTP_CHUNK) n = SC__HTTP_CHUNK;
+  int last = st->req_sent + n == st->req_len;
+  memcpy(buf + LWS_PRE, st->req + st->req_sent, n);
+  if (lws_write(wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) !=
+      (int)n) {
+    snprintf(st->err, sizeof st->err, "cannot send the request body");
+    return -1;
+  }
+  st->req_sent += n;
+  if (last)
+    lws_client_http_body_pending(wsi, 0);
+  else
+    lws_callback_on_writable(wsi);
+  return 0;
+}
+
 static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
                          void *in, size_t len) {
   http_state *st = lws_context_user(lws_get_context(wsi));
@@ -49,6 +90,18 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
     snprintf(st->err, sizeof st->err, "%s", in ? (const char *)in : "connection failed");
     st->done = -1;
+    break;
+  case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+    if (st->req && add_body_headers(wsi, st, (unsigned char **)in, *(unsigned char **)in + len)) {
+      st->done = -1;
+      return -1;
+    }
+    break;
+  case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
+    if (st->req && st->req_sent < st->req_len && write_body(wsi, st)) {
+      st->done = -1;
+      return -1;
+    }
     break;
   case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
     st->status = (int)lws_http_client_http_response(wsi);
@@ -60,7 +113,7 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
     }
     break;
   case LWS_CALLBACK_RECEIVE_CLIENT_HTTP: {
-    char buf[LWS_PRE + 4096];
+    char buf[LWS_PRE + SC__HTTP_CHUNK];
     char *p = buf + LWS_PRE;
     int n = (int)sizeof buf - LWS_PRE;
     if (lws_http_client_read(wsi, &p, &n) < 0) return -1;
@@ -82,7 +135,7 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 }
 
 static const struct lws_protocols sc__http_protocols[] = {
-    {"stepcheck-http", http_callback, 0, 4096, 0, NULL, 0},
+    {"stepcheck-http", http_callback, 0, SC__HTTP_CHUNK, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -95,51 +148,12 @@ typedef struct http_timer {
 
 static void wake(lws_sorted_usec_list_t *sul) { lws_cancel_service(((http_timer *)sul)->ctx); }
 
-int sc__http_get(char **body, const char *host, int port, const char *path,
-                 double timeout_ms) {
-  if (!body || !host || !path || port <= 0 || port > 65535)
-    return sc__err(SC_EINVAL, "http: bad argument");
-  *body = NULL;
-  const char *dbg = getenv("SC_DEBUG");
-  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
-  http_state st;
-  memset(&st, 0, sizeof st);
-  struct lws_context_creation_info info;
-  memset(&info, 0, sizeof info);
-  info.port = CONTEXT_PORT_NO_LISTEN;
-  info.protocols = sc__http_protocols;
-  info.gid = (gid_t)-1;
-  info.uid = (uid_t)-1;
-  info.user = &st;
-  info.fd_limit_per_thread = 16;
-  info.options = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
-  struct lws_context *ctx = lws_create_context(&info);
-  if (!ctx) return sc__err(SC_ENOMEM, "http: cannot create lws context");
-
-  int v6 = strchr(host, ':') != NULL;
-  char hosthdr[300];
-  snprintf(hosthdr, sizeof hosthdr, v6 ? "[%s]:%d" : "%s:%d", host, port);
-  struct lws_client_connect_info ci;
-  memset(&ci, 0, sizeof ci);
-  ci.context = ctx;
-  ci.address = host;
-  ci.port = port;
-  ci.path = path;
-  ci.host = hosthdr;
-  ci.origin = NULL;
-  ci.method = "GET";
-  ci.alpn = "http/1.1";
-  ci.protocol = sc__http_protocols[0].name;
-  ci.local_protocol_name = sc__http_protocols[0].name;
-  if (!lws_client_connect_via_info(&ci) && !st.done) {
-    snprintf(st.err, sizeof st.err, "connect failed");
-    st.done = -1;
-  }
-  double deadline = sc__now_ms() + timeout_ms;
+/* Service ctx until st is done or the deadline passes. */
+static void run_until(struct lws_context *ctx, const http_state *st, double deadline) {
   http_timer timer;
   memset(&timer, 0, sizeof timer);
   timer.ctx = ctx;
-  while (!st.done) {
+  while (!st->done) {
     double now = sc__now_ms();
     if (now >= deadline) break;
     if (deadline - now < 1.0) {
@@ -150,23 +164,79 @@ int sc__http_get(char **body, const char *host, int port, const char *path,
     lws_service(ctx, 0);
     lws_sul_cancel(&timer.sul);
   }
+}
+
+static int check_request(const sc__url *u, const char *method, const char *url,
+                         unsigned flags) {
+  if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0 &&
+      strcmp(method, "DELETE") != 0)
+    return sc__err(SC_EINVAL, "http: method %s not supported (GET, POST, DELETE)", method);
+  if (strcmp(u->scheme, "http") != 0)
+    return sc__err(SC_EINVAL, "http: %s: want an http:// URL", url);
+  if (!(flags & SC__HTTP_ALLOW_REMOTE) && !sc__url_host_is_loopback(u->host))
+    return sc__err(SC_EINVAL,
+                   "http: %s: host %s is not a loopback address (127.0.0.0/8, "
+                   "localhost or [::1]) and remote hosts were not allowed",
+                   url, u->host);
+  return 0;
+}
+
+int sc__http_request(int *status, char **body, const char *method, const char *url,
+                     const char *json_body, unsigned flags, double timeout_ms) {
+  if (status) *status = 0;
+  if (body) *body = NULL;
+  if (!method || !url || !(timeout_ms > 0))
+    return sc__err(SC_EINVAL, "http: bad argument");
+  sc__url u;
+  int rc = sc__url_parse(&u, url);
+  if (rc || (rc = check_request(&u, method, url, flags))) return rc;
+  http_state st;
+  memset(&st, 0, sizeof st);
+  if (json_body && *json_body) {
+    st.req = json_body;
+    st.req_len = strlen(json_body);
+  }
+  /* lws sizes its fd table by the fd limit; one socket needs few. */
+  struct lws_context *ctx = sc__lws_context_new(sc__http_protocols, &st, 0, 16, timeout_ms);
+  if (!ctx) return sc__err(SC_ENOMEM, "http: cannot create lws context");
+
+  char hosthdr[300];
+  sc__url_host_port(&u, hosthdr, sizeof hosthdr);
+  struct lws_client_connect_info ci;
+  memset(&ci, 0, sizeof ci);
+  ci.context = ctx;
+  ci.address = u.host;
+  ci.port = u.port;
+  ci.path = u.path;
+  ci.host = hosthdr;
+  ci.origin = NULL;
+  ci.method = method;
+  ci.alpn = "http/1.1";
+  ci.protocol = sc__http_protocols[0].name;
+  ci.local_protocol_name = sc__http_protocols[0].name;
+  if (!lws_client_connect_via_info(&ci) && !st.done) {
+    snprintf(st.err, sizeof st.err, "connect failed");
+    st.done = -1;
+  }
+  run_until(ctx, &st, sc__now_ms() + timeout_ms);
   int timed_out = !st.done;
   lws_context_destroy(ctx); /* may still report a close: decided above */
 
-  int rc = 0;
   if (timed_out)
-    rc = sc__err(SC_ETIMEDOUT, "http: GET http://%s%s: no response within %.0f ms",
-                 hosthdr, path, timeout_ms);
+    rc = sc__err(SC_ETIMEDOUT, "http: %s %s: no response within %.0f ms", method, url,
+                 timeout_ms);
   else if (st.done < 0)
-    rc = sc__err(SC_EIO, "http: GET http://%s%s: %s", hosthdr, path, st.err);
-  else if (st.status != 200)
-    rc = sc__err(SC_EPROTO, "http: GET http://%s%s: status %d", hosthdr, path, st.status);
+    rc = sc__err(SC_EIO, "http: %s %s: %s", method, url, st.err);
   else if (!st.body && !(st.body = sc__strdup("")))
     rc = sc__err(SC_ENOMEM, "http: out of memory");
   if (rc) {
     sc__free(st.body);
     return rc;
   }
-  *body = st.body;
+  if (status) *status = st.status;
+  if (body)
+    *body = st.body;
+  else
+    sc__free(st.body);
   return 0;
 }

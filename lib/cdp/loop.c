@@ -36,18 +36,9 @@ SC_EXTERN int sc_loop_new(sc_loop **out) {
   *out = NULL;
   sc_loop *l = sc__calloc(1, sizeof *l);
   if (!l) return sc__err(SC_ENOMEM, "loop: out of memory");
-  const char *dbg = getenv("SC_DEBUG");
-  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
-  struct lws_context_creation_info info;
-  memset(&info, 0, sizeof info);
-  info.port = CONTEXT_PORT_NO_LISTEN;
-  info.protocols = sc__ws_protocols;
-  info.gid = (gid_t)-1;
-  info.uid = (uid_t)-1;
-  info.pt_serv_buf_size = SC__WS_CHUNK;
-  info.fd_limit_per_thread = SC__LOOP_FD_LIMIT;
-  info.options = LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
-  l->ctx = lws_create_context(&info);
+  /* Long-lived, shared by connections with deadlines of their own: lws'
+   * default round-trip timeouts. */
+  l->ctx = sc__lws_context_new(sc__ws_protocols, NULL, SC__WS_CHUNK, SC__LOOP_FD_LIMIT, 0);
   if (!l->ctx) {
     sc__free(l);
     return sc__err(SC_ENOMEM, "loop: cannot create the libwebsockets context");

@@ -54,8 +54,13 @@ static int open_browsers(load *L, int nusers) {
   const sc_load_options *o = L->o;
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
   if (o->browser_options) {
+    /* Copy only what the caller's version has (1: up to loop, 2: up to
+     * allow_remote); the rest keeps its default. */
     unsigned v = o->browser_options->version;
-    memcpy(&bo, o->browser_options, v >= 2 ? sizeof bo : offsetof(sc_browser_options, loop));
+    memcpy(&bo, o->browser_options,
+           v >= 3   ? sizeof bo
+           : v == 2 ? offsetof(sc_browser_options, allow_remote)
+                    : offsetof(sc_browser_options, loop));
     bo.version = SC_BROWSER_OPTIONS_VERSION;
   }
   bo.loop = L->loop;

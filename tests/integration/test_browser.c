@@ -131,6 +131,27 @@ static void loopback_only(void **st) {
   assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "127.0.0.1:9222", NULL), SC_EINVAL);
   /* Loopback but nobody listening: an I/O error, quickly. */
   assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "http://127.0.0.1:1", NULL), SC_EIO);
+  /* allow_remote lifts the check: the attempt goes out (and fails here,
+   * 192.0.2.1 is a documentation address nobody answers on). */
+  sc_browser_options o = SC_BROWSER_OPTIONS_INIT;
+  o.allow_remote = 1;
+  o.launch_timeout_ms = 300;
+  int rc = sc_browser_connect(&(sc_browser *){NULL}, "ws://192.0.2.1:9/devtools/browser/x", &o);
+  assert_true(rc == SC_EIO || rc == SC_ETIMEDOUT);
+  assert_null(strstr(sc_errmsg(), "not a loopback"));
+  rc = sc_browser_connect(&(sc_browser *){NULL}, "http://192.0.2.1:9", &o);
+  assert_true(rc == SC_EIO || rc == SC_ETIMEDOUT);
+  assert_null(strstr(sc_errmsg(), "not a loopback"));
+  /* Version 2 options (before allow_remote) are still accepted, and stay
+   * loopback only whatever follows them in memory. */
+  o.version = 2;
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "http://10.1.2.3:9222", &o),
+                   SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "not a loopback"));
+  o.version = SC_BROWSER_OPTIONS_VERSION + 1;
+  assert_int_equal(sc_browser_connect(&(sc_browser *){NULL}, "http://127.0.0.1:1", &o),
+                   SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "version"));
 }
 
 static void killed_while_pending(void **st) {

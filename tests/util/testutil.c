@@ -1,8 +1,15 @@
 #include "testutil.h"
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stepcheck.h"
@@ -87,3 +94,85 @@ static void *t_realloc(void *p, size_t n) {
 void sc_test_alloc_install(void) { sc_set_allocator(t_malloc, t_realloc, t_free); }
 void sc_test_alloc_fail_after(long n) { g_fail_after = n; }
 long sc_test_alloc_live(void) { return g_live; }
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w <= 0) return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* In the child: read one request (head + Content-Length body), log, reply. */
+static void http_serve_one(int lfd, int logfd, const sc_test_reply *r) {
+  int fd = accept(lfd, NULL, NULL);
+  if (fd < 0) _exit(1);
+  static char req[256 * 1024];
+  size_t len = 0, need = 0;
+  char *head_end = NULL;
+  for (;;) {
+    ssize_t n = read(fd, req + len, sizeof req - 1 - len);
+    if (n <= 0) break;
+    len += (size_t)n;
+    req[len] = '\0';
+    if (!head_end && (head_end = strstr(req, "\r\n\r\n"))) {
+      const char *cl = strcasestr(req, "\r\ncontent-length:");
+      need = (size_t)(head_end + 4 - req) +
+             (cl && cl < head_end ? strtoul(cl + 17, NULL, 10) : 0);
+    }
+    if (head_end && len >= need) break;
+  }
+  write_all(logfd, req, len);
+  write_all(logfd, "\n--\n", 4);
+  if (r->delay_ms > 0) usleep((useconds_t)r->delay_ms * 1000);
+  const char *body = r->body ? r->body : req;
+  size_t blen = r->body ? strlen(r->body) : len;
+  char hdr[256];
+  int n = snprintf(hdr, sizeof hdr,
+                   "HTTP/1.1 %d X\r\nContent-Type: application/json; charset=utf-8\r\n"
+                   "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+                   r->status, blen);
+  write_all(fd, hdr, (size_t)n);
+  write_all(fd, body, blen);
+  close(fd);
+}
+
+sc_test_http sc_test_http_start(const sc_test_reply *replies, size_t n) {
+  sc_test_http s;
+  memset(&s, 0, sizeof s);
+  signal(SIGPIPE, SIG_IGN);
+  snprintf(s.log, sizeof s.log, "/tmp/sc-test-http-XXXXXX");
+  int logfd = mkstemp(s.log);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t alen = sizeof a;
+  if (logfd < 0 || fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+      listen(fd, 8) != 0 || getsockname(fd, (struct sockaddr *)&a, &alen) != 0) {
+    fprintf(stderr, "sc_test_http_start: cannot listen\n");
+    abort();
+  }
+  s.port = ntohs(a.sin_port);
+  s.pid = fork();
+  if (s.pid == 0) {
+    for (size_t i = 0; i < n; i++) http_serve_one(fd, logfd, &replies[i]);
+    _exit(0);
+  }
+  close(fd);
+  close(logfd);
+  return s;
+}
+
+char *sc_test_http_stop(sc_test_http *s) {
+  if (s->pid > 0) {
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, NULL, 0);
+    s->pid = 0;
+  }
+  char *log = sc_test_slurp(s->log, NULL);
+  unlink(s->log);
+  return log ? log : strdup("");
+}

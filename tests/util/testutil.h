@@ -36,4 +36,22 @@ long sc_test_alloc_live(void);
       fail_msg("%s = %.9g, want %.9g", #got, g_, w_);                            \
   } while (0)
 
+/* A scripted HTTP/1.1 server on 127.0.0.1 in a forked child: it answers one
+ * connection per reply, in order (a NULL body echoes the raw request back),
+ * then exits. Each raw request it read is logged, followed by "\n--\n". */
+typedef struct sc_test_reply {
+  int status;
+  const char *body;
+  int delay_ms; /* wait this long after the request before replying */
+} sc_test_reply;
+typedef struct sc_test_http {
+  int pid;
+  int port;
+  char log[64];
+} sc_test_http;
+sc_test_http sc_test_http_start(const sc_test_reply *replies, size_t n);
+/* Stop the child (killed if still running); returns the request log
+ * (malloc'd, "" when nothing came). */
+char *sc_test_http_stop(sc_test_http *s);
+
 #endif

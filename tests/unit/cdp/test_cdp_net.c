@@ -2,6 +2,7 @@
  * and peers that never answer must fail by their deadline. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -37,16 +38,20 @@ static int dead_port(void) {
 static void http_timeout_and_refused(void **st) {
   (void)st;
   int port, fd = silent_listener(&port);
-  char *body = (char *)1;
+  char *body = (char *)1, url[128];
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/json/version", port);
   double t0 = sc__now_ms();
-  assert_int_equal(sc__http_get(&body, "127.0.0.1", port, "/json/version", 300), SC_ETIMEDOUT);
+  assert_int_equal(sc__http_request(NULL, &body, "GET", url, NULL, 0, 300), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
   if (took < 299 || took > 600) fail_msg("took %.0f ms (want ~300)", took);
   assert_null(body);
   assert_non_null(strstr(sc_errmsg(), "/json/version"));
   close(fd);
-  assert_int_equal(sc__http_get(&body, "127.0.0.1", dead_port(), "/", 2000), SC_EIO);
-  assert_int_equal(sc__http_get(&body, "127.0.0.1", 0, "/", 2000), SC_EINVAL);
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/", dead_port());
+  assert_int_equal(sc__http_request(NULL, &body, "GET", url, NULL, 0, 2000), SC_EIO);
+  assert_non_null(strstr(sc_errmsg(), url));
+  assert_int_equal(sc__http_request(NULL, &body, "GET", "http://127.0.0.1:0/", NULL, 0, 2000),
+                   SC_EINVAL);
 }
 
 static void ws_timeout_and_refused(void **st) {
