@@ -6,7 +6,7 @@ pkgs=(build-essential cmake pkg-config git python3
       libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
       chromium chromium-headless-shell chromium-driver openjdk-17-jre-headless valgrind
       xvfb x11vnc websockify novnc josm imagemagick
-      fonts-noto-core fonts-dejavu-core)
+      fonts-noto-core fonts-dejavu-core curl)
 # fonts-noto-core: JOSM depends on fonts-noto anyway; its UI font (Java's
 # Dialog -> fontconfig sans-serif) resolves to Noto Sans, the font the builtin
 # "josm" scale-bar glyph set was learned from. Named here so it is explicit.

@@ -32,7 +32,7 @@ typedef struct cli_run_args {
   const char *browsers[CLI_MAX_BROWSERS + 1]; /* NULL-terminated */
   int nbrowsers;
   const char *grid;
-  int cycles, users, ramp, users_per_browser, warmup, quiet, load;
+  int cycles, users, ramp, users_per_browser, warmup, quiet, load, allow_remote;
   double every_ms, duration_ms;
 } cli_run_args;
 /* Run many users (--users, several --browser, --grid): the load path. */

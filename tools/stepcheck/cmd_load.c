@@ -63,6 +63,43 @@ static int write_reports(const cli_run_args *a, const sc_load_result *r) {
   return code;
 }
 
+/* Grid sessions: one per browser the users need (users_per_browser each,
+ * default 8); their se:cdp URLs become the endpoints. Every session made is
+ * deleted by grid_end, also after a failure or an interrupt. */
+#define GRID_USERS_PER_BROWSER 8
+
+typedef struct grid {
+  sc_grid_session *g[CLI_MAX_BROWSERS];
+  const char *ep[CLI_MAX_BROWSERS + 1];
+  int n;
+} grid;
+
+static int grid_begin(grid *gr, const cli_run_args *a) {
+  int per = a->users_per_browser > 0 ? a->users_per_browser : GRID_USERS_PER_BROWSER;
+  int want = (a->users + per - 1) / per;
+  if (want > CLI_MAX_BROWSERS)
+    return cli_err(EXIT_USAGE, "run: --grid: %d browsers needed, at most %d (raise "
+                               "--users-per-browser)", want, CLI_MAX_BROWSERS);
+  sc_grid_options go = SC_GRID_OPTIONS_INIT;
+  go.allow_remote = a->allow_remote;
+  /* A node on this machine runs as we do: as root Chromium needs it. */
+  static const char *const root_args[] = {"--no-sandbox", NULL};
+  if (geteuid() == 0 && !a->allow_remote) go.extra_args = root_args;
+  for (int i = 0; i < want && !g_cancel; i++) {
+    int rc = sc_grid_session_new(&gr->g[gr->n], a->grid, &go);
+    if (rc < 0) return cli_lib_err(rc, "grid");
+    gr->ep[gr->n] = sc_grid_session_cdp_url(gr->g[gr->n]);
+    gr->n++;
+  }
+  gr->ep[gr->n] = NULL;
+  return g_cancel ? cli_err(EXIT_INFRA, "run: interrupted") : EXIT_OK;
+}
+
+static void grid_end(grid *gr) {
+  for (int i = 0; i < gr->n; i++) sc_grid_session_free(gr->g[i]);
+  gr->n = 0;
+}
+
 int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   struct sigaction sa, old_int, old_term;
   memset(&sa, 0, sizeof sa);
@@ -70,15 +107,28 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   live l = {isatty(2), a->quiet, 0, 0};
+  grid gr;
+  memset(&gr, 0, sizeof gr);
+  int code = a->grid ? grid_begin(&gr, a) : EXIT_OK;
+  if (code != EXIT_OK) {
+    grid_end(&gr);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return code;
+  }
+  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
+  bo.allow_remote = a->allow_remote;
   sc_load_options o = SC_LOAD_OPTIONS_INIT;
+  o.browser_options = &bo;
   o.users = a->users;
   o.ramp = a->ramp;
   o.every_ms = a->every_ms;
   o.cycles = a->cycles;
   o.duration_ms = a->duration_ms;
   if (a->warmup >= 0) o.warmup_cycles = a->warmup;
-  o.endpoints = a->nbrowsers ? a->browsers : NULL;
-  o.users_per_browser = a->users_per_browser;
+  o.endpoints = a->grid ? gr.ep : a->nbrowsers ? a->browsers : NULL;
+  o.users_per_browser = a->grid && !a->users_per_browser ? GRID_USERS_PER_BROWSER
+                                                         : a->users_per_browser;
   o.url = a->url;
   o.report_dir = a->report;
   o.on_step = on_step;
@@ -87,8 +137,8 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   o.userdata = &l;
   o.cancel = &g_cancel;
   sc_load_result *r = NULL;
-  int code = EXIT_OK;
   int rc = sc_load_run(&r, s, &o);
+  grid_end(&gr); /* sessions deleted before anything else can fail */
   if (l.tty && !l.quiet) fputs("\r\033[K", stderr);
   if (rc < 0) code = cli_err(rc == SC_ENOSPACE ? EXIT_USAGE : EXIT_INFRA, "run: %s",
                              r && r->error ? r->error : sc_errmsg());

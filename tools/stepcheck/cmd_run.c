@@ -45,7 +45,9 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
 static int run_one(const cli_run_args *a, const sc_scenario *s) {
   sc_browser *b = NULL;
   int rc;
-  if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], NULL)) < 0)
+  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
+  bo.allow_remote = a->allow_remote;
+  if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], &bo)) < 0)
     return cli_lib_err(rc, "attach");
   progress pr = {isatty(2), a->quiet, 0, 0};
   sc_run_options o = SC_RUN_OPTIONS_INIT;
@@ -123,6 +125,8 @@ int cmd_run(int argc, char **argv) {
     }
     if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
       a.quiet = 1;
+    } else if (!strcmp(o, "--allow-remote")) {
+      a.allow_remote = 1;
     } else if (o[0] == '-') {
       return cli_err(EXIT_USAGE, "run: unknown option '%s'", o);
     } else if (!a.path) {
