@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "browser_priv.h"
@@ -132,8 +133,13 @@ static void close_fds(int lo, int hi) {
 
 /* In the child: only async-signal-safe calls until exec. */
 static void child_exec(const char *exe, char **argv, char **envp, int devnull, int errfd,
-                       int show_stderr) {
+                       int show_stderr, pid_t parent) {
   setpgid(0, 0); /* own group: sc_browser_free kills the whole tree */
+  /* The browser dies with the process that launched it, also when that one
+   * crashes or is killed (kept across exec: Chromium is not setuid). The
+   * parent may already be gone: then go too. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -166,8 +172,9 @@ static int spawn(pid_t *pid, const char *exe, char **argv, char **envp, int show
     close(ep[1]);
     return sc__err(SC_ELAUNCH, "launch %s: /dev/null: %s", exe, strerror(errno));
   }
+  pid_t self = getpid();
   pid_t p = fork();
-  if (p == 0) child_exec(exe, argv, envp, devnull, ep[1], show_stderr);
+  if (p == 0) child_exec(exe, argv, envp, devnull, ep[1], show_stderr, self);
   int fork_errno = errno;
   close(ep[1]);
   close(devnull);

@@ -80,5 +80,29 @@ if [ "$rc" -eq 3 ] && [ "$took" -le 15 ] && [ "$gone" -eq 0 ] && grep -q "interr
    grep -q "RESULT: VOID" "$tmp/int.out" && [ -s "$tmp/int/report.json" ]; then ok; else
   bad "interrupt: exit $rc after ${took}s, browser gone=$gone"; tail -5 "$tmp/int.err"; fi
 
+# The generator killed outright (SIGKILL: no handler runs): the browsers it
+# launched die with it (PR_SET_PDEATHSIG). Its profile dir cannot be removed
+# by a killed process; this test removes it.
+"$cli" run "$scn" --url "$url" --users 2 --duration 120 --warmup 0 >/dev/null 2>&1 &
+runpid=$!
+browser=""
+for _ in $(seq 1 150); do
+  browser=$(pgrep -P "$runpid" | head -1)
+  [ -n "$browser" ] && break
+  sleep 0.1
+done
+profile=$(tr '\0' '\n' <"/proc/$browser/cmdline" 2>/dev/null | sed -n 's/^--user-data-dir=//p')
+sleep 3
+kill -KILL "$runpid"
+wait "$runpid" 2>/dev/null
+gone=1
+for _ in $(seq 1 50); do
+  kill -0 "$browser" 2>/dev/null || { gone=0; break; }
+  sleep 0.1
+done
+[ -n "$browser" ] && [ "$gone" -eq 0 ] && ok || bad "browser $browser outlived its killed generator"
+[ -n "$browser" ] && kill -KILL -- "-$browser" 2>/dev/null
+case $profile in /dev/shm/stepcheck-*|/tmp/stepcheck-*) rm -rf "$profile" ;; esac
+
 echo "cli-multi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
