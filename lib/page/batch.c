@@ -72,4 +72,17 @@ void sc__page_wait(sc_page *p, const int *done) {
   while (!*done) sc__client_service(p->cl, 1000);
 }
 
+void sc__waited(int status, const char *errmsg, void *ud) {
+  sc__waiter *w = ud;
+  w->done = 1;
+  w->status = status;
+  if (status) snprintf(w->err, sizeof w->err, "%s", errmsg ? errmsg : sc_strerror(status));
+}
+
+int sc__page_wait_for(sc_page *p, sc__waiter *w, int rc) {
+  if (rc < 0) return rc;
+  sc__page_wait(p, &w->done);
+  return w->status ? sc__err(w->status, "%s", w->err) : 0;
+}
+
 struct sc_loop *sc__page_loop(sc_page *p) { return sc__client_loop(p->cl); }

@@ -51,32 +51,14 @@ int sc__page_notch_async(sc_page *p, sc_point at, int dir, int move, sc__done_cb
 }
 
 /* Blocking wrappers: the asynchronous call, then the loop until it is done. */
-typedef struct waiter {
-  int done, status;
-  char err[256];
-} waiter;
-
-static void waited(int status, const char *errmsg, void *ud) {
-  waiter *w = ud;
-  w->done = 1;
-  w->status = status;
-  if (status) snprintf(w->err, sizeof w->err, "%s", errmsg ? errmsg : sc_strerror(status));
-}
-
-static int wait_for(sc_page *p, waiter *w, int rc) {
-  if (rc < 0) return rc;
-  sc__page_wait(p, &w->done);
-  return w->status ? sc__err(w->status, "%s", w->err) : 0;
-}
-
 SC_EXTERN int sc_page_move(sc_page *p, sc_point at) {
-  waiter w = {0, 0, ""};
-  return wait_for(p, &w, sc__page_move_async(p, at, waited, &w));
+  sc__waiter w = {0, 0, ""};
+  return sc__page_wait_for(p, &w, sc__page_move_async(p, at, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_click(sc_page *p, sc_point at) {
-  waiter w = {0, 0, ""};
-  return wait_for(p, &w, sc__page_click_async(p, at, waited, &w));
+  sc__waiter w = {0, 0, ""};
+  return sc__page_wait_for(p, &w, sc__page_click_async(p, at, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
@@ -88,8 +70,8 @@ SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
       while (rc == 0 && sc__now_ms() < end) rc = sc__client_service(p->cl, end - sc__now_ms());
       if (rc) break;
     }
-    waiter w = {0, 0, ""};
-    rc = wait_for(p, &w, sc__page_notch_async(p, at, notches, i == 0, waited, &w));
+    sc__waiter w = {0, 0, ""};
+    rc = sc__page_wait_for(p, &w, sc__page_notch_async(p, at, notches, i == 0, sc__waited, &w));
   }
   return rc;
 }
@@ -168,6 +150,6 @@ int sc__page_key_async(sc_page *p, const char *name, int repeat, sc__done_cb cb,
 }
 
 SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
-  waiter w = {0, 0, ""};
-  return wait_for(p, &w, sc__page_key_async(p, name, repeat, waited, &w));
+  sc__waiter w = {0, 0, ""};
+  return sc__page_wait_for(p, &w, sc__page_key_async(p, name, repeat, sc__waited, &w));
 }

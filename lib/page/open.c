@@ -295,29 +295,18 @@ int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
   return 0;
 }
 
-typedef struct open_wait {
-  int done, status;
-  char err[512];
-} open_wait;
-
-static void open_waited(int status, const char *errmsg, void *ud) {
-  open_wait *w = ud;
-  w->done = 1;
-  w->status = status;
-  if (status) snprintf(w->err, sizeof w->err, "%s", errmsg ? errmsg : sc_strerror(status));
-}
-
 SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
                            const sc_page_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "sc_page_open: out is NULL");
-  open_wait w = {0, 0, ""};
+  sc__waiter w = {0, 0, ""};
   sc_page *p = NULL;
-  int rc = sc__page_open_async(&p, b, url, opts, open_waited, &w);
+  int rc = sc__page_open_async(&p, b, url, opts, sc__waited, &w);
   if (rc) return rc;
-  sc__page_wait(p, &w.done);
-  if (w.status) {
+  if ((rc = sc__page_wait_for(p, &w, 0)) < 0) {
+    sc__errsave e;
+    sc__err_save(&e);
     sc_page_free(p);
-    return sc__err(w.status, "%s", w.err);
+    return sc__err_restore(&e, rc);
   }
   *out = p;
   return 0;

@@ -66,6 +66,15 @@ void sc__page_open_abandon(sc_page *p);
 void sc__page_close_async(sc_page *p);
 /* Run the page's loop until *done is non-zero (blocking wrappers). */
 void sc__page_wait(sc_page *p, const int *done);
+/* A blocking wrapper's state: pass sc__waited and a waiter to an
+ * asynchronous call, then sc__page_wait_for(p, &w, rc_of_that_call): 0, or
+ * the call's error with its message. */
+typedef struct sc__waiter {
+  int done, status;
+  char err[512];
+} sc__waiter;
+void sc__waited(int status, const char *errmsg, void *ud);
+int sc__page_wait_for(sc_page *p, sc__waiter *w, int rc);
 /* The loop the page lives on (borrowed). */
 struct sc_loop *sc__page_loop(sc_page *p);
 

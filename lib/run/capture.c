@@ -49,6 +49,21 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc_rect clip, const char *raw, 
   return 0;
 }
 
+int sc__runner_reply(sc__runner *r, int status, const char *errmsg) {
+  r->pending = 0;
+  if (r->canceled) return sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why);
+  if (status) return sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status));
+  return 0;
+}
+
+int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb) {
+  double left = until - sc__now_ms();
+  int rc = r->io.capture(r->io.ctx, clip, r->fast_capture,
+                         (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, cb, r);
+  if (rc == 0) r->pending = 1;
+  return rc;
+}
+
 /* The settled capture: captures back to back until two in a row are
  * identical, or the deadline. */
 static void settle_next(sc__runner *r);
@@ -62,17 +77,9 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
                             void *ud) {
   sc__runner *r = ud;
   sc__settle *st = &r->settle;
-  r->pending = 0;
-  if (r->canceled) {
-    settle_finish(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
-    return;
-  }
-  if (status) {
-    settle_finish(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
-    return;
-  }
   int same = 0;
-  int rc = sc__runner_take(r, &st->f, st->clip, raw, len, &st->prev, &same, NULL);
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc == 0) rc = sc__runner_take(r, &st->f, st->clip, raw, len, &st->prev, &same, NULL);
   if (rc < 0) {
     settle_finish(r, rc);
     return;
@@ -90,15 +97,8 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
 }
 
 static void settle_next(sc__runner *r) {
-  sc__settle *st = &r->settle;
-  double left = st->deadline - sc__now_ms();
-  int rc = r->io.capture(r->io.ctx, st->clip, r->fast_capture,
-                         (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, settle_captured, r);
-  if (rc < 0) {
-    settle_finish(r, rc);
-    return;
-  }
-  r->pending = 1;
+  int rc = sc__runner_capture(r, r->settle.clip, r->settle.deadline, settle_captured);
+  if (rc < 0) settle_finish(r, rc);
 }
 
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done) {

@@ -162,6 +162,14 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
 /* The machine moves on after a step (step.c calls it). */
 void sc__runner_step_end(sc__runner *r, int rc);
+/* An I/O reply arrived: 0 when the machine may go on, else the error that
+ * ends what it was doing (canceled, or the reply's failure, with
+ * sc_errmsg() set to its text). */
+int sc__runner_reply(sc__runner *r, int status, const char *errmsg);
+/* Ask for a capture of clip whose own deadline is what is left until
+ * `until` plus SC__CAPTURE_GRACE_MS; 0 (cb fires later, r->pending set) or
+ * negative (cb never fires). */
+int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb);
 /* Timer helper: arm r->timer at at_ms calling fn(r). 0 or SC_ENOMEM. */
 int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r));
 /* Decode raw into f (replaced), or copy the image of prev/also when raw is

@@ -65,16 +65,9 @@ static void finish(sc__runner *r, int rc) {
 /* An I/O callback arrived: 1 when the machine may go on, 0 when it ended
  * the step (cancel or error). */
 static int io_ok(sc__runner *r, int status, const char *errmsg) {
-  r->pending = 0;
-  if (r->canceled) {
-    finish(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
-    return 0;
-  }
-  if (status) {
-    finish(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
-    return 0;
-  }
-  return 1;
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc < 0) finish(r, rc);
+  return rc == 0;
 }
 
 /* Start an I/O call: on a synchronous failure the step ends. */
@@ -402,8 +395,7 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
 
 static void poll_next(sc__runner *r) {
   sc__stepm *sm = &r->sm;
-  double left = sm->t0 + sm->st->timeout_ms - sc__now_ms();
   sm->cap_req_at = sc__now_ms();
-  io_started(r, r->io.capture(r->io.ctx, sm->U, r->fast_capture,
-                              (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, polled, r));
+  int rc = sc__runner_capture(r, sm->U, sm->t0 + sm->st->timeout_ms, polled);
+  if (rc < 0) finish(r, rc);
 }

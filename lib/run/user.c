@@ -67,13 +67,9 @@ static void park_then(sc__runner *r, void (*fn)(sc__runner *r)) {
 
 static void parked(int status, const char *errmsg, void *ud) {
   sc__runner *r = ud;
-  r->pending = 0;
-  if (r->canceled) {
-    end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
-    return;
-  }
-  if (status) {
-    end(r, sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status)));
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc < 0) {
+    end(r, rc);
     return;
   }
   r->after_park(r);
