@@ -30,3 +30,9 @@ void sc__set_clock(double (*now)(void), void (*sleep)(double)) {
   g_now = now ? now : real_now;
   g_sleep = sleep ? sleep : real_sleep;
 }
+
+double sc__unix_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}

@@ -37,6 +37,9 @@ void sc__err_clear(void);
 
 /* CLOCK_MONOTONIC in milliseconds, 1 µs resolution. */
 double sc__now_ms(void);
+/* CLOCK_REALTIME in milliseconds since the epoch (wall-clock stamps for
+ * reports; never for measuring intervals). */
+double sc__unix_ms(void);
 /* Sleep for ms (may be fractional). */
 void sc__sleep_ms(double ms);
 /* Replace the clock and sleep (tests); NULL restores the real ones. Not

@@ -4,7 +4,6 @@
  * the quality bar judged per ramp level. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "browser/browser.h"
@@ -33,12 +32,6 @@ typedef struct load {
   int cpu_warned;
   sc_multi *m;
 } load;
-
-static double unix_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static int push(void ***arr, size_t *n, void *item) {
   void **p = sc__realloc(*arr, (*n + 1) * sizeof *p);
@@ -215,7 +208,7 @@ static int main_run(load *L, const sc_scenario *s) {
   double next_level = 0;
   sampling_start(L);
   double next_sample = L->t0 + SC__SAMPLE_MS;
-  L->res->started_unix_ms = unix_now();
+  L->res->started_unix_ms = sc__unix_ms();
   for (;;) {
     double now = sc__now_ms();
     if (added < o->users && now >= next_level) {
@@ -314,7 +307,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   sc__free(L.b);
   sc__free(L.pids);
   sc_loop_free(L.loop);
-  L.res->ended_unix_ms = unix_now();
+  L.res->ended_unix_ms = sc__unix_ms();
   L.res->passed = rc == 0 && !L.res->error && L.res->nusers == (size_t)opts->users &&
                   L.res->steps_failed == 0 && L.res->steps_passed > 0;
   for (size_t i = 0; i < L.res->nusers; i++) L.res->passed &= L.res->users[i]->passed;

@@ -172,6 +172,7 @@ static int new_user(muser **out, sc_multi *m, const char *name) {
     return sc__err(SC_ENOMEM, "multi: out of memory");
   }
   rr->scenario = m->s;
+  rr->started_unix_ms = sc__unix_ms(); /* the user exists from its add on */
   rr->user = (int)m->n;
   rr->user_name = nm;
   u->m = m;
@@ -207,7 +208,6 @@ SC_EXTERN int sc_multi_add(sc_multi *m, sc_browser *b, const char *url, const ch
   if (!url) return sc__err(SC_EINVAL, "sc_multi_add: no url (the scenario has none)");
   muser *u;
   if ((rc = new_user(&u, m, name)) < 0) return rc;
-  u->rr->started_unix_ms = 0;
   sc_page_options po;
   sc_run_page_options(&po, m->s);
   u->own_page = 1;

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/core.h"
 #include "runner.h"
@@ -16,12 +15,6 @@ static void park_done(int status, const char *errmsg, void *ud);
 static void pre_done(sc__runner *r, int rc);
 static void gesture_begin(sc__runner *r);
 static void poll_next(sc__runner *r);
-
-static double unix_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void set_reason(sc_step_result *res, const char *msg) {
   sc__free(res->reason);
@@ -275,7 +268,7 @@ static void gesture_begin(sc__runner *r) {
   sm->ctx = (sc__judge_ctx){s, &sm->before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
                             r, sm->sb, 0};
   sm->t0 = sc__now_ms();
-  sm->res->started_unix_ms = unix_ms();
+  sm->res->started_unix_ms = sc__unix_ms();
   const sc_action *a = &sm->st->action;
   switch (a->kind) {
   case SC_ACTION_NONE:

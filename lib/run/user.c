@@ -3,18 +3,11 @@
  * or its duration are done, an error stops it, or it is canceled. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/core.h"
 #include "runner.h"
 
 static void next(sc__runner *r);
-
-static double unix_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void tick(void *ud) {
   sc__runner *r = ud;
@@ -38,7 +31,7 @@ static void end(sc__runner *r, int rc) {
   r->phase = SC__PH_DONE;
   int drift_fail = r->s->drift == SC_DRIFT_FAIL && rr->ndrift > 0;
   rr->passed = !rr->error && rr->steps_failed == 0 && rr->nresults > 0 && !drift_fail;
-  rr->ended_unix_ms = unix_now();
+  rr->ended_unix_ms = sc__unix_ms();
   if (r->on_done) r->on_done(r, r->ud);
 }
 
@@ -241,7 +234,7 @@ int sc__runner_start(sc__runner *r) {
   r->cycle = 0;
   if (r->cycles < 1) r->cycles = 1;
   r->rr->cycles = r->duration_ms > 0 ? 0 : r->cycles;
-  r->rr->started_unix_ms = unix_now();
+  if (!r->rr->started_unix_ms) r->rr->started_unix_ms = sc__unix_ms();
   /* From the loop, never from inside this call: on_done fires later. */
   return sc__runner_after(r, sc__now_ms(), kick);
 }
