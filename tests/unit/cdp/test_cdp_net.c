@@ -43,7 +43,7 @@ static void http_timeout_and_refused(void **st) {
   double t0 = sc__now_ms();
   assert_int_equal(sc__http_request(NULL, &body, "GET", url, NULL, 0, 300), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
-  if (took < 299 || took > 600) fail_msg("took %.0f ms (want ~300)", took);
+  if (took < 299 || took > 3000) fail_msg("took %.0f ms (want ~300; the defaults are 10-20 s)", took);
   assert_null(body);
   assert_non_null(strstr(sc_errmsg(), "/json/version"));
   close(fd);
@@ -64,7 +64,7 @@ static void ws_timeout_and_refused(void **st) {
   double t0 = sc__now_ms();
   assert_int_equal(sc__client_connect(&cl, NULL, url, &o), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
-  if (took < 299 || took > 600) fail_msg("took %.0f ms (want ~300)", took);
+  if (took < 299 || took > 3000) fail_msg("took %.0f ms (want ~300; the defaults are 10-20 s)", took);
   assert_null(cl);
   close(fd);
   snprintf(url, sizeof url, "ws://127.0.0.1:%d/devtools/browser/x", dead_port());
