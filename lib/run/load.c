@@ -92,6 +92,7 @@ static void sample(load *L, int users) {
   if (L->npids && sc__usage_trees(&tree, NULL, L->pids, L->npids, 1) < 0) return;
   if (!L->npids) memset(&tree, 0, sizeof tree);
   double now = sc__now_ms();
+  if (now - L->last_sample < SC__SAMPLE_MS / 2) return; /* too short to divide ticks by */
   sc_gen_sample *s = sc__calloc(1, sizeof *s);
   if (!s) return;
   s->t_ms = now - L->t0;
@@ -229,7 +230,9 @@ static int main_run(load *L, const sc_scenario *s) {
     }
     if (now >= next_sample) {
       sample(L, sc__multi_active(L->m));
-      next_sample += SC__SAMPLE_MS;
+      /* From now, not from the missed slot: samples that catch up would
+       * divide CPU ticks (10 ms each) by a few ms of wall time. */
+      next_sample = sc__now_ms() + SC__SAMPLE_MS;
     }
     if (added >= o->users && sc__multi_active(L->m) == 0) break;
     double wake = next_sample;

@@ -110,6 +110,9 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   res->cycle = r->cycle;
   res->setup = r->phase == SC__PH_SETUP;
   res->first_change_ms = -1;
+  /* A step that fails before its gesture still has a time (reports sort
+   * and count by it); the gesture sets the exact one. */
+  res->started_unix_ms = sc__unix_ms();
   res->verified_ms = -1;
   double until = r->last_gesture_end > 0 ? r->last_gesture_end + st->settle_ms : 0;
   if (st->action.kind == SC_ACTION_CLICK && r->have_click &&

@@ -329,6 +329,7 @@ static void restless_screen_fails_before_the_gesture(void **st) {
   assert_false(res->passed);
   assert_int_equal(g_w.nclick, 0);
   assert_non_null(strstr(res->reason, "not at rest before the gesture"));
+  assert_true(res->started_unix_ms > 1e12); /* failed before its gesture, still stamped */
 }
 
 static void same_point_twice_is_not_a_double_click(void **st) {
