@@ -11,7 +11,8 @@ The same measurement for every tool bench/multi.sh compares (stepcheck, node
   the tool's tree orphans comes to it and is still counted and stopped.
 - PSS: every INTERVAL, Pss from /proc/PID/smaps_rollup summed over every
   descendant of this process (the tool, its browsers, their zygotes and
-  renderers, orphans); the tool's own Pss alone too. Peaks are reported.
+  renderers, orphans); the tool's own Pss alone too; and the tree's
+  Pss_Anon + Pss_Shmem (no file pages). Peaks are reported.
 - CPU of the tool alone: utime+stime read from /proc/PID/stat while the tool
   is a zombie (waitid WNOWAIT), so it is exact to the tick and covers the
   tool's whole life. CPU of the tree: RUSAGE_CHILDREN of this process after
@@ -79,14 +80,20 @@ def profile_dir(pid):
 
 
 def pss_kib(pid):
+    """(Pss, Pss_Anon + Pss_Shmem) of pid in KiB. The second leaves out
+    file pages (the browser binary, libraries), whose share depends on
+    what else on the machine maps the same files."""
+    pss = own = 0
     try:
         with open(f'/proc/{pid}/smaps_rollup') as f:
             for line in f:
                 if line.startswith('Pss:'):
-                    return int(line.split()[1])
+                    pss = int(line.split()[1])
+                elif line.startswith(('Pss_Anon:', 'Pss_Shmem:')):
+                    own += int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return pss, own
 
 
 def cpu_ms(pid):
@@ -161,9 +168,11 @@ def main():
         if status is None and now >= next_sample:
             pids = descendants(os.getpid())
             profiles.update(d for d in map(profile_dir, pids) if d)
-            tot = sum(pss_kib(p) for p in pids)
-            samples.append({'t_s': round(now - t0, 3), 'pss_kib': tot, 'tool_pss_kib': pss_kib(tool),
-                            'procs': len(pids)})
+            each = [pss_kib(p) for p in pids]
+            tool_pss = pss_kib(tool)
+            samples.append({'t_s': round(now - t0, 3), 'pss_kib': sum(x[0] for x in each),
+                            'anon_kib': sum(x[1] for x in each), 'tool_pss_kib': tool_pss[0],
+                            'tool_anon_kib': tool_pss[1], 'procs': len(pids)})
             next_sample += a.interval
             if next_sample < now:
                 next_sample = now + a.interval
@@ -204,6 +213,7 @@ def main():
         'tool_cpu_ms': round(tool_cpu, 1), 'tree_cpu_ms': round(tree_cpu, 1),
         'peak_pss_kib': max((s['pss_kib'] for s in samples), default=0),
         'peak_tool_pss_kib': max((s['tool_pss_kib'] for s in samples), default=0),
+        'peak_anon_kib': max((s['anon_kib'] for s in samples), default=0),
         'interval_s': a.interval, 'samples': samples, 'leftovers': leftovers,
         'profile_dirs': sorted(profiles),
     }

@@ -11,7 +11,8 @@
 // Definitions (the same for every tool):
 // - gen PSS: peak over 1 s samples of the summed PSS of the driver process
 //   and every process under it (browsers, zygotes, renderers);
-// - per extra user: (gen PSS(N) - gen PSS(1)) / (N - 1), same tool;
+// - per extra user: (gen PSS(N) - gen PSS(1)) / (N - 1), same tool; "anon"
+//   the same from Pss_Anon + Pss_Shmem (file pages left out);
 // - driver PSS: the driver process alone (stepcheck / node), its peak;
 // - CPU per verified step: CPU over the process's whole life (launch,
 //   warm-up, setup, cycles, shutdown) / every step verified in the run
@@ -58,6 +59,7 @@ function load(tool, n) {
   const row = { tool, n, st, rep, exit: st.exit, leftovers: st.leftovers.length };
   row.pss = st.peak_pss_kib / MIB;
   row.drv = st.peak_tool_pss_kib / MIB;
+  row.anon = st.peak_anon_kib !== undefined ? st.peak_anon_kib / MIB : NaN;
   if (!rep) return row;
   const res = (rep.users || []).flatMap((u) => u.results || []);
   const warm = (rep.warmup && rep.warmup.results) || [];
@@ -108,8 +110,8 @@ if (machine) { say(machine); say(); }
 
 say('Many users on the fixture map app (seven-steps.json), every tool measured from outside by bench/treestat.py');
 say('(gen PSS = peak of driver + browser trees, 1 s samples; CPU/step = CPU over the whole run / every verified step)');
-const head = ['tool', 'N', 'brw', 'verified', 'failed', 'med ms', 'p95 ms', 'gen PSS', '/extra user', 'driver PSS', '/user', '/extra user', 'CPU/step drv', '+browsers', 'bar'];
-const W = [12, 4, 4, 9, 7, 8, 8, 9, 12, 11, 7, 12, 13, 10, 8];
+const head = ['tool', 'N', 'brw', 'verified', 'failed', 'med ms', 'p95 ms', 'gen PSS', '/extra user', '(anon /extra)', 'driver PSS', '/user', '/extra user', 'CPU/step drv', '+browsers', 'bar'];
+const W = [12, 4, 4, 9, 7, 8, 8, 9, 12, 14, 11, 7, 12, 13, 10, 8];
 say(head.map((h, i) => pad(h, W[i])).join(''));
 const short = { stepcheck: 'stepcheck', 'pw-contexts': 'peer-b', 'pw-browsers': 'peer-a' };
 for (const n of NS) for (const [t] of TOOLS) {
@@ -117,10 +119,11 @@ for (const n of NS) for (const [t] of TOOLS) {
   if (!r) continue;
   if (!r.rep) { say(`${pad(short[t], W[0])}${pad(n, W[1])}no report (exit ${r.exit})`); continue; }
   say([short[t], n, r.browsers ?? '-', r.passed, r.failed + (r.users_broken ? ` (${r.users_broken} users broke off)` : ''), f1(r.med), f1(r.p95), f1(r.pss),
-    f1(extra(t, n, 'pss')), f1(r.drv), f2(r.drv / n), f2(extra(t, n, 'drv')), f1(r.cpu_drv), f1(r.cpu_all),
+    f1(extra(t, n, 'pss')), f1(extra(t, n, 'anon')), f1(r.drv), f2(r.drv / n), f2(extra(t, n, 'drv')), f1(r.cpu_drv), f1(r.cpu_all),
     r.bar.healthy ? 'healthy' : 'degraded'].map((c, i) => pad(c, W[i])).join(''));
 }
-say('(MiB and ms; brw = browsers launched; peer bars use the step rule only)');
+say('(MiB and ms; brw = browsers launched; anon = the same peak counting Pss_Anon + Pss_Shmem only,');
+say(' i.e. without file pages shared with other programs on the machine; peer bars use the step rule only)');
 say();
 
 say('stepcheck: quality bar per user count (one run per count, each with its own one-user warm-up)');
