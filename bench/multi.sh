@@ -109,13 +109,19 @@ rm -f "$OUT"/runs/*
   echo "browser=\"$EXE $($EXE --version 2>/dev/null | head -1)\" cycles=$CYCLES"
 } > "$OUT/machine.txt"
 
+# Busy CPU ticks of the whole machine (user nice system irq softirq steal).
+busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 load_now() { echo "load=$(cut -d' ' -f1-3 /proc/loadavg) cpu_psi_some_avg60=$(sed -n 's/^some .*avg60=\([0-9.]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null)"; }
 
 # measure TOOL N CMD...: CMD under treestat, at most TIMEOUT s; raw files
-# runs/TOOL-nN.{stat.json,out,err}; the load before and after to runs.log.
+# runs/TOOL-nN.{stat.json,out,err}; the load before and after to runs.log;
+# the machine's busy CPU over the run to runs/TOOL-nN.host (what other
+# programs used = that minus the tool's tree).
 measure() {
   local tool=$1 n=$2; shift 2
-  local base="$OUT/runs/$tool-n$n" t0=$SECONDS rc=0
+  local base="$OUT/runs/$tool-n$n" t0=$SECONDS rc=0 b0 w0
+  b0=$(busy_ticks)
+  w0=$(date +%s.%N)
   echo "== $tool N=$n: $*" >&2
   echo "$tool n=$n start $(date -u +%H:%M:%S) $(load_now)" >> "$OUT/runs.log"
   TMPDIR="$TMPW" python3 "$ROOT/bench/treestat.py" --out "$base.stat.json" -- "$@" > "$base.out" 2> "$base.err" &
@@ -130,6 +136,7 @@ measure() {
   done
   wait "$CUR" || rc=$?
   CUR=""
+  echo "{\"busy_ticks\": $(( $(busy_ticks) - b0 )), \"clk_tck\": $(getconf CLK_TCK), \"wall_s\": $(awk -v a="$w0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'), \"cores\": $(nproc)}" > "$base.host.json"
   echo "$tool n=$n end $(date -u +%H:%M:%S) $((SECONDS - t0)) s exit $rc $(load_now)" >> "$OUT/runs.log"
   echo "   exit $rc, $((SECONDS - t0)) s" >&2
   [ "$rc" -le 1 ] || tail -n 5 "$base.err" >&2 || true

@@ -37,15 +37,45 @@ const MIB = 1024;
 
 const readJson = (f) => { try { return JSON.parse(fs.readFileSync(f, 'utf8')); } catch (e) { return null; } };
 
-function bar(rep) {
+function warmSlowest(rep) {
   const warm = {};
   for (const r of (rep.warmup && rep.warmup.results) || [])
     if (r.passed && r.verified_ms > (warm[r.step_id] ?? -1)) warm[r.step_id] = r.verified_ms;
+  return warm;
+}
+const stepBar = (warm, id) => Math.max(3 * (warm[id] ?? -1), 750);
+
+// Steps of the N users over the step bar (or failed): { total, over, by: {id: k} }.
+function overBar(rep) {
+  const warm = warmSlowest(rep), by = {};
+  let total = 0, over = 0;
+  for (const u of rep.users || []) for (const r of u.results || []) {
+    total++;
+    if (r.passed && r.verified_ms <= stepBar(warm, r.step_id)) continue;
+    over++;
+    by[r.step_id] = (by[r.step_id] || 0) + 1;
+  }
+  return { total, over, by };
+}
+
+// The warm-up's cycle 1, first step start to last step end (ms).
+function warmCycleMs(rep) {
+  let a = Infinity, b = -Infinity;
+  for (const r of (rep.warmup && rep.warmup.results) || []) {
+    if (r.setup || r.cycle !== 1) continue;
+    a = Math.min(a, r.started_unix_ms);
+    b = Math.max(b, r.started_unix_ms + (r.elapsed_ms ?? r.verified_ms ?? 0));
+  }
+  return b - a;
+}
+
+function bar(rep) {
+  const warm = warmSlowest(rep);
   for (const u of rep.users || []) {
     if (u.error) return { healthy: false, reason: `${u.user_name}: error: ${u.error}` };
     for (const r of u.results) {
       if (!r.passed) return { healthy: false, reason: `${u.user_name}: ${r.step_id} failed` };
-      const b = Math.max(3 * (warm[r.step_id] ?? -1), 750);
+      const b = stepBar(warm, r.step_id);
       if (r.verified_ms > b) return { healthy: false, reason: `${u.user_name}: ${r.step_id} ${r.verified_ms.toFixed(1)} ms > bar ${b.toFixed(1)} ms` };
     }
   }
@@ -74,6 +104,12 @@ function load(tool, n) {
   row.cpu_drv = st.tool_cpu_ms / row.all_verified;
   row.cpu_all = st.tree_cpu_ms / row.all_verified;
   row.browsers = (st.profile_dirs || []).length; // one profile per launched browser
+  row.over = overBar(rep);
+  row.warm_cycle_ms = warmCycleMs(rep);
+  // CPU the tree needs per user to keep the warm-up's pace (cores).
+  row.cores_per_user = (st.tree_cpu_ms / row.all_verified) * (rep.users[0] ? 7 : NaN) / row.warm_cycle_ms;
+  const host = readJson(path.join(RUNS, `${tool}-n${n}.host.json`));
+  if (host) row.others = (host.busy_ticks * 1000 / host.clk_tck - st.tree_cpu_ms) / (host.wall_s * 1000);
   if (tool === 'stepcheck') {
     const lv = (rep.levels || [])[0];
     row.bar = lv ? { healthy: !!lv.healthy, reason: lv.reason || '' } : { healthy: false, reason: rep.error || 'no level' };
@@ -110,8 +146,8 @@ if (machine) { say(machine); say(); }
 
 say('Many users on the fixture map app (seven-steps.json), every tool measured from outside by bench/treestat.py');
 say('(gen PSS = peak of driver + browser trees, 1 s samples; CPU/step = CPU over the whole run / every verified step)');
-const head = ['tool', 'N', 'brw', 'verified', 'failed', 'med ms', 'p95 ms', 'gen PSS', '/extra user', '(anon /extra)', 'driver PSS', '/user', '/extra user', 'CPU/step drv', '+browsers', 'bar'];
-const W = [12, 4, 4, 9, 7, 8, 8, 9, 12, 14, 11, 7, 12, 13, 10, 8];
+const head = ['tool', 'N', 'brw', 'verified', 'failed', 'med ms', 'p95 ms', 'gen PSS', '/extra user', '(anon /extra)', 'driver PSS', '/user', '/extra user', 'CPU/step drv', '+browsers', 'over bar', 'others'];
+const W = [12, 4, 4, 9, 7, 8, 8, 9, 12, 14, 11, 7, 12, 13, 10, 10, 7];
 say(head.map((h, i) => pad(h, W[i])).join(''));
 const short = { stepcheck: 'stepcheck', 'pw-contexts': 'peer-b', 'pw-browsers': 'peer-a' };
 for (const n of NS) for (const [t] of TOOLS) {
@@ -120,17 +156,25 @@ for (const n of NS) for (const [t] of TOOLS) {
   if (!r.rep) { say(`${pad(short[t], W[0])}${pad(n, W[1])}no report (exit ${r.exit})`); continue; }
   say([short[t], n, r.browsers ?? '-', r.passed, r.failed + (r.users_broken ? ` (${r.users_broken} users broke off)` : ''), f1(r.med), f1(r.p95), f1(r.pss),
     f1(extra(t, n, 'pss')), f1(extra(t, n, 'anon')), f1(r.drv), f2(r.drv / n), f2(extra(t, n, 'drv')), f1(r.cpu_drv), f1(r.cpu_all),
-    r.bar.healthy ? 'healthy' : 'degraded'].map((c, i) => pad(c, W[i])).join(''));
+    `${r.over.over}/${r.over.total}`, f2(r.others)].map((c, i) => pad(c, W[i])).join(''));
 }
 say('(MiB and ms; brw = browsers launched; anon = the same peak counting Pss_Anon + Pss_Shmem only,');
-say(' i.e. without file pages shared with other programs on the machine; peer bars use the step rule only)');
+say(' i.e. without file pages shared with other programs on the machine; over bar = steps of the N users');
+say(' slower than max(3 x the warm-up\'s slowest of that step, 750 ms) or failed; others = cores the rest of');
+say(' the machine used meanwhile: busy CPU from /proc/stat minus the tool\'s tree, / wall time)');
 say();
 
 say('stepcheck: quality bar per user count (one run per count, each with its own one-user warm-up)');
 for (const n of NS) {
   const r = rows.stepcheck[n];
   if (!r || !r.rep) continue;
-  say(`  N=${pad(n, 3)} ${r.bar.healthy ? 'healthy ' : 'DEGRADED'} ${r.passed}/${r.passed + r.failed} verified, its own samples: CPU peak ${r.own_cpu_peak.toFixed(0)}% of one core, PSS peak ${r.own_pss_peak.toFixed(0)} MiB (library ${r.own_lib_pss_peak.toFixed(1)} MiB)${r.bar.reason ? `; ${r.bar.reason}` : ''}${r.warnings.length ? `; warning: ${r.warnings.join(' | ')}` : ''}${r.error ? `; error: ${r.error}` : ''}`);
+  const cores = r.rep.cores || 2;
+  const by = Object.entries(r.over.by).map(([k, v]) => `${k} ${v}`).join(', ');
+  say(`  N=${pad(n, 3)} ${r.bar.healthy ? 'healthy ' : 'DEGRADED'} ${r.passed}/${r.passed + r.failed} verified; over the bar ${r.over.over}/${r.over.total}${by ? ` (${by})` : ''}; warm-up cycle ${(r.warm_cycle_ms / 1000).toFixed(1)} s, tree CPU at that pace ${f2(r.cores_per_user)} cores per user; other programs ${f2(r.others)} cores`);
+  if (r.bar.reason) say(`         first reason: ${r.bar.reason}`);
+  say(`         its own samples: CPU peak ${r.own_cpu_peak.toFixed(0)}% of one core${r.own_cpu_peak > 100 * cores ? ` (IMPOSSIBLE on ${cores} cores)` : ''}, PSS peak ${r.own_pss_peak.toFixed(0)} MiB (library ${r.own_lib_pss_peak.toFixed(1)} MiB)`);
+  if (r.warnings.length) say(`         warning: ${r.warnings.join(' | ')}`);
+  if (r.error) say(`         error: ${r.error}`);
 }
 let held = 0;
 for (const n of NS) { const r = rows.stepcheck[n]; if (!r || !r.rep || !r.bar.healthy) break; held = n; }
