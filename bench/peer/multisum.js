@@ -107,7 +107,8 @@ function load(tool, n) {
   row.over = overBar(rep);
   row.warm_cycle_ms = warmCycleMs(rep);
   // CPU the tree needs per user to keep the warm-up's pace (cores).
-  row.cores_per_user = (st.tree_cpu_ms / row.all_verified) * (rep.users[0] ? 7 : NaN) / row.warm_cycle_ms;
+  const perCycle = warm.filter((r) => !r.setup && r.cycle === 1).length; // steps in one cycle
+  row.cores_per_user = (st.tree_cpu_ms / row.all_verified) * perCycle / row.warm_cycle_ms;
   const host = readJson(path.join(RUNS, `${tool}-n${n}.host.json`));
   if (host) row.others = (host.busy_ticks * 1000 / host.clk_tck - st.tree_cpu_ms) / (host.wall_s * 1000);
   if (tool === 'stepcheck') {
