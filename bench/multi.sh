@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
     --max-users) MAX_USERS=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "multi.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
