@@ -2,6 +2,7 @@
 # Run every benchmark and print a summary with stepcheck/peer ratios.
 #
 #   bench/run.sh [--runs N] [--cycles K] [--out DIR] [--josm [--josm-cycles J]]
+#                [--multi]
 #
 # Builds the benchmarks in build-bench/ (STEPCHECK_BENCH=ON), installs
 # playwright-core into bench/peer/node_modules when missing (npm), then runs,
@@ -13,7 +14,10 @@
 #   steps    bench_steps and peer/steps.js, K cycles of the fixture map app's
 #            seven steps each, back to back;
 #   josm     (only with --josm) bench/josm.sh: the same comparison on real
-#            JOSM through noVNC, J cycles (default 20), output in DIR/josm/.
+#            JOSM through noVNC, J cycles (default 20), output in DIR/josm/;
+#   multi    (only with --multi) bench/multi.sh: many users from one
+#            process against two playwright-core peers (its defaults, about
+#            20 minutes), output in DIR/multi/.
 # Raw output goes to DIR (default out/bench/), the summary to stdout and
 # DIR/summary.txt. Every browser started is stopped, also on failure or ^C.
 set -euo pipefail
@@ -25,6 +29,7 @@ CYCLES=10
 OUT="$ROOT/out/bench"
 JOSM=0
 JOSM_CYCLES=20
+MULTI=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) RUNS=$2; shift 2 ;;
@@ -32,7 +37,8 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --josm) JOSM=1; shift ;;
     --josm-cycles) JOSM_CYCLES=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --multi) MULTI=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -137,5 +143,17 @@ if [ "$JOSM" = 1 ]; then
   CUR=""
   [ "$rc" -eq 0 ] || echo "   josm.sh exited with $rc; see $OUT/josm/" >&2
   { echo; echo "Real JOSM (bench/josm.sh, $OUT/josm/)"; sed -n '/^Steps on/,$p' "$OUT/josm/summary.txt" 2>/dev/null; } >> "$OUT/summary.txt"
+fi
+
+# Many users (stops every process it starts itself, also on TERM).
+if [ "$MULTI" = 1 ]; then
+  echo "== multi: bench/multi.sh --out $OUT/multi" >&2
+  rc=0
+  "$ROOT/bench/multi.sh" --out "$OUT/multi" > /dev/null &
+  CUR=$!
+  wait "$CUR" || rc=$?
+  CUR=""
+  [ "$rc" -eq 0 ] || echo "   multi.sh exited with $rc; see $OUT/multi/" >&2
+  { echo; echo "Many users (bench/multi.sh, $OUT/multi/)"; sed -n '/^Many users/,$p' "$OUT/multi/summary.txt" 2>/dev/null; } >> "$OUT/summary.txt"
 fi
 cat "$OUT/summary.txt"

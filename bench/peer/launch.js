@@ -24,13 +24,14 @@ const FLAGS = [
   '--password-store=basic',
 ];
 
-async function launch() {
+// executablePath: the browser binary; default $SC_CHROMIUM, else Debian's.
+async function launch(executablePath) {
   const args = FLAGS.slice();
   if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
   // headless: playwright adds --headless itself; never downloads a browser
   // when executablePath is given.
   return chromium.launch({
-    executablePath: process.env.SC_CHROMIUM || '/usr/bin/chromium',
+    executablePath: executablePath || process.env.SC_CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args,
   });
