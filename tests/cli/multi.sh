@@ -45,20 +45,21 @@ assert r["warmup"] is not None and r["samples"], "warm-up and samples"
 PY
 n=$(grep -c "<testsuite " "$tmp/j.xml")
 [ "$n" -eq 4 ] && ok || bad "junit: $n testsuites, want 4"
-python3 - "$tmp/r.jtl" <<'PY' && ok || bad "jtl"
-import csv, sys
+python3 - "$tmp/r.jtl" "$tmp/r/report.json" <<'PY' && ok || bad "jtl"
+import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+rep = json.load(open(sys.argv[2]))
 assert len(rows) == 60, len(rows)
 threads = {r["threadName"] for r in rows}
 assert threads == {"stepcheck 1-%d" % i for i in range(1, 5)}, threads
-rows.sort(key=lambda r: int(r["timeStamp"]))
-counts = [int(r["allThreads"]) for r in rows]
-assert all(1 <= c <= 4 for c in counts), counts
-# the ramp shows: before the second level's first row at most 2 users run,
-# later 4 do
-first_l2 = min(i for i, r in enumerate(rows) if r["threadName"] in ("stepcheck 1-3", "stepcheck 1-4"))
-assert first_l2 > 0 and max(counts[:first_l2]) <= 2, counts[:first_l2]
-assert max(counts) == 4, counts
+# the ramp shows: rows stamped before the second level was added count at
+# most 2 running users; later rows reach 4
+level2 = rep["started_unix_ms"] + rep["levels"][1]["start_ms"]
+early = [int(r["allThreads"]) for r in rows if int(r["timeStamp"]) < level2 - 5]
+late = [int(r["allThreads"]) for r in rows if int(r["timeStamp"]) > level2 + 5]
+assert early and max(early) <= 2, early
+assert late and max(late) == 4, late
+assert all(1 <= int(r["allThreads"]) <= 4 for r in rows)
 PY
 
 # Ctrl-C: every user stops, the reports are written, exit 3, no browser left.
