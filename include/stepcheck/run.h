@@ -77,9 +77,15 @@ typedef struct sc_run_options {
   int fast_capture;         /**< use optimizeForSpeed for polling captures (still lossless PNG) */
   sc_progress_cb progress;
   void *userdata;           /**< for progress */
+  /** (version 2) Non-zero (e.g. set by a signal handler): stop the run at
+   * the next reply or timer; the step in progress is not judged and the
+   * result's error says "canceled: interrupted". Borrowed; NULL = never. */
+  volatile int *cancel;
 } sc_run_options;
-#define SC_RUN_OPTIONS_VERSION 1
-#define SC_RUN_OPTIONS_INIT {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL}
+/* Versions 1 and 2 are accepted (1 ends before cancel). */
+#define SC_RUN_OPTIONS_VERSION 2
+#define SC_RUN_OPTIONS_INIT \
+  {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL}
 
 /**
  * Page options for a scenario: its viewport, guest size and input profile,

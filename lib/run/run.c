@@ -78,6 +78,10 @@ SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s) {
   *out = po;
 }
 
+/* How often a run with a cancel flag looks at it (a signal also wakes the
+ * loop's poll at once). */
+#define SC__CANCEL_POLL_MS 200.0
+
 typedef struct progress_fwd {
   const sc_run_options *o;
   int cycles;
@@ -96,9 +100,10 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_run_options def = SC_RUN_OPTIONS_INIT;
   if (!opts) opts = &def;
   if (!s) return sc__err(SC_EINVAL, "sc_run_scenario: no scenario");
-  if (opts->version != SC_RUN_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "sc_run_scenario: options version %u, want %u", opts->version,
+  if (opts->version < 1 || opts->version > SC_RUN_OPTIONS_VERSION)
+    return sc__err(SC_EINVAL, "sc_run_scenario: options version %u, want 1..%u", opts->version,
                    SC_RUN_OPTIONS_VERSION);
+  volatile int *cancel = opts->version >= 2 ? opts->cancel : NULL; /* v1 ends before it */
   progress_fwd fwd = {opts, opts->cycles > 0 ? opts->cycles : 1};
   sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
   mo.cycles = fwd.cycles;
@@ -114,8 +119,12 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     rc = opts->page ? sc__multi_add_page(m, opts->page, NULL)
                     : sc_multi_add(m, opts->browser ? opts->browser : own, opts->url, NULL);
   if (rc >= 0) {
-    while ((rc = sc_multi_perform(m, 1000)) > 0) {
-    }
+    int canceled = 0;
+    while ((rc = sc_multi_perform(m, cancel ? SC__CANCEL_POLL_MS : 1000)) > 0)
+      if (cancel && *cancel && !canceled) {
+        sc_multi_cancel(m, 0, "interrupted");
+        canceled = 1;
+      }
   }
   sc_run_result *rr = NULL;
   if (rc == 0) {

@@ -81,5 +81,28 @@ else
   echo "FAIL browser-dies: exit $rc"; tail -3 "$tmp/crash.err"; fail=$((fail + 1))
 fi
 
+# Ctrl-C on a one-user run: exit 3, the table and report.json written with
+# the error, the browser stopped and its profile removed.
+"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --cycles 50 \
+  --report "$tmp/int" >"$tmp/int.out" 2>"$tmp/int.err" &
+runpid=$!
+for _ in $(seq 1 100); do
+  grep -q "select-b" "$tmp/int.err" 2>/dev/null && break
+  sleep 0.1
+done
+browser=$(pgrep -P "$runpid" | head -1)
+profile=$(tr '\0' '\n' <"/proc/$browser/cmdline" 2>/dev/null | sed -n 's/^--user-data-dir=//p')
+kill -INT "$runpid"
+wait "$runpid"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q "interrupted" "$tmp/int.err" && grep -q "RESULT: VOID" "$tmp/int.out" &&
+   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert 'interrupted' in r['error']" \
+     "$tmp/int/report.json" && [ -n "$browser" ] && group_gone "$browser" &&
+   [ -n "$profile" ] && [ ! -e "$profile" ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL interrupt: exit $rc, profile '$profile'"; tail -3 "$tmp/int.err"; fail=$((fail + 1))
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 /* stepcheck run: parse the options, then run one user (table and reports
  * of one run) or many (the load path, cmd_load.c). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,12 @@ int cli_make_dirs(const char *path) {
     *p = '/';
   }
   return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static volatile int g_stop;
+static void on_stop(int sig) {
+  (void)sig;
+  g_stop = 1;
 }
 
 typedef struct progress {
@@ -42,7 +49,7 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
   fflush(stderr);
 }
 
-static int run_one(const cli_run_args *a, const sc_scenario *s) {
+static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   sc_browser *b = NULL;
   int rc;
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
@@ -57,6 +64,7 @@ static int run_one(const cli_run_args *a, const sc_scenario *s) {
   o.browser = b;
   o.progress = on_step;
   o.userdata = &pr;
+  o.cancel = &g_stop;
   sc_run_result *r = NULL;
   rc = sc_run_scenario(&r, s, &o);
   if (pr.tty && !a->quiet) fputc('\n', stderr);
@@ -76,6 +84,21 @@ static int run_one(const cli_run_args *a, const sc_scenario *s) {
   if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;
   sc_run_result_free(r);
   sc_browser_free(b);
+  return code;
+}
+
+/* One user: Ctrl-C or SIGTERM stops the run, which still writes its table
+ * and reports, and stops the browser it launched (profile removed). */
+static int run_one(const cli_run_args *a, const sc_scenario *s) {
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int code = run_one_body(a, s);
+  if (g_stop && (code == EXIT_OK || code == EXIT_FAIL)) code = cli_err(EXIT_INFRA, "run: interrupted");
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   return code;
 }
 
