@@ -176,3 +176,20 @@ char *sc_test_http_stop(sc_test_http *s) {
   unlink(s->log);
   return log ? log : strdup("");
 }
+
+void sc_test_oom_sweep(int (*call)(void *ud), void *ud, long max) {
+  sc_test_alloc_install();
+  long live = sc_test_alloc_live();
+  int ok = 0;
+  for (long n = 0; n <= max && !ok; n++) {
+    sc_test_alloc_fail_after(n);
+    int rc = call(ud);
+    sc_test_alloc_fail_after(-1);
+    if (rc == 0)
+      ok = 1;
+    else
+      assert_int_equal(rc, SC_ENOMEM);
+    assert_int_equal(sc_test_alloc_live(), live);
+  }
+  assert_true(ok);
+}

@@ -27,6 +27,12 @@ void sc_test_alloc_install(void);
 void sc_test_alloc_fail_after(long n);
 long sc_test_alloc_live(void);
 
+/* Make every allocation of call(ud) fail in turn, the n-th for n = 0, 1,
+ * ... up to max: each run returns SC_ENOMEM or (at last) 0, and leaves no
+ * allocation behind. Fails the test otherwise, or when max is not enough.
+ * Installs the counting allocator. */
+void sc_test_oom_sweep(int (*call)(void *ud), void *ud, long max);
+
 /* cmocka has no double assertion: fail with both values when got is
  * farther than eps from want (eps 0: exactly equal). */
 #define assert_near(got, want, eps)                                              \
