@@ -29,6 +29,10 @@ typedef struct sc_step_result {
   char *scale_text;       /**< "100.0 m -> 20.0 m" or NULL */
   size_t nartifacts;
   char **artifacts;       /**< before/after/diff PNG paths written on failure */
+  /* 0.2.0 */
+  double idle_ms;         /**< time the polling backed off: the screen was at rest but
+                               not yet as expected, so no capture was asked for (see
+                               docs/design.md, "Pacing"); included in verified_ms */
 } sc_step_result;
 
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */

@@ -60,6 +60,13 @@ typedef struct sc__runner sc__runner;
  * (a hung page fails its user soon after the step's timeout, not after
  * the browser's 30 s command default). */
 #define SC__CAPTURE_GRACE_MS 2000.0
+/* Pacing: while the screen is at rest but not yet as expected, the next
+ * poll waits 1/SC__BACKOFF_DIV of the time it has been at rest, at most
+ * SC__BACKOFF_MAX_MS (a step that sees nothing happen polls ~50 times in
+ * 8 s instead of ~200; a late change is seen at most 1/8 of its delay
+ * later). A screen that moves is polled back to back. */
+#define SC__BACKOFF_DIV 8.0
+#define SC__BACKOFF_MAX_MS 250.0
 /* How long the cycle's end (drift) waits for the screen to come to rest. */
 #define SC__REST_WAIT_MS 8000.0
 typedef void (*sc__settle_done)(sc__runner *r, int rc);
@@ -87,6 +94,7 @@ typedef struct sc__stepm {
   double next_notch_at;
   int key_moved;            /* a key step's pointer move is done */
   int in_poll;              /* the gesture is whole: captures may give the verdict */
+  double moved_at;          /* when a poll last saw the screen differ from the one before */
 } sc__stepm;
 
 /* SC__PH_ONE: a single step run on its own (sc__runner_step_once); the

@@ -316,6 +316,7 @@ static void gesture_done(sc__runner *r) {
     return;
   }
   sm->in_poll = 1;
+  sm->moved_at = t1;
   poll_next(r);
 }
 
@@ -345,6 +346,25 @@ static void timed_out(sc__runner *r, size_t first_bad) {
     set_reason(sm->res, msg);
   }
   finish(r, 0);
+}
+
+/* Ask for the next poll: right away while the screen moves; when it is at
+ * rest but not yet right, after a back-off that grows with how long it has
+ * been at rest (never past the timeout, which the capture then meets). */
+static void pace(sc__runner *r, int stable) {
+  sc__stepm *sm = &r->sm;
+  double now = sc__now_ms();
+  if (!stable) sm->moved_at = now;
+  double gap = stable ? (now - sm->moved_at) / SC__BACKOFF_DIV : 0;
+  if (gap > SC__BACKOFF_MAX_MS) gap = SC__BACKOFF_MAX_MS;
+  double end = sm->t0 + sm->st->timeout_ms;
+  if (now + gap > end) gap = end - now;
+  if (gap >= 1) {
+    sm->res->idle_ms += gap;
+    if (sc__runner_after(r, now + gap, poll_next) < 0) finish(r, SC_ENOMEM);
+    return;
+  }
+  poll_next(r);
 }
 
 static void polled(int status, const char *errmsg, const char *raw, size_t len, void *ud) {
@@ -386,7 +406,7 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     return;
   }
   sc__frame_move(&sm->prev, &sm->cur);
-  poll_next(r);
+  pace(r, stable);
 }
 
 static void poll_next(sc__runner *r) {

@@ -64,7 +64,7 @@ static fixture *make_run(void) {
                           .reason = (char *)k_fail_reason,
                           .started_unix_ms = 1700000005000.0, .gesture_ms = 755.2,
                           .first_change_ms = 820.0, .verified_ms = -1, .captures = 240,
-                          .capture_ms = 33.3, .scale_factor = 0.25,
+                          .capture_ms = 33.3, .idle_ms = 412.5, .scale_factor = 0.25,
                           .scale_text = "100.0 m -> 25.0 m", .nartifacts = 2,
                           .artifacts = g_artifacts};
   r[4] = (sc_step_result){.step_id = "zoom-out", .cycle = 2, .passed = 1,

@@ -284,10 +284,13 @@ static void change_is_timed_from_the_first_input(void **st) {
   assert_int_equal(g_w.moves, 1);
   assert_true(g_w.click_at[0] == 1000 + 1 + 2 * CAP);
   assert_true(res->gesture_ms == 3);
-  /* captures end at +43, +83, +123 (sees +103: changed), +163 (same: stable) */
-  assert_true(res->first_change_ms == 123);
-  assert_true(res->verified_ms == 163);
+  /* captures end at +43, +83 (same: at rest, so the next waits 1/8 of the
+   * 40 ms it has been at rest), +128 (sees +108: changed), +168 (same:
+   * stable) */
+  assert_true(res->first_change_ms == 128);
+  assert_true(res->verified_ms == 168);
   assert_int_equal(res->captures, 4);
+  assert_true(res->idle_ms == 5);
   assert_true(res->capture_ms == CAP);
   assert_true(res->passed);
   /* no later check names "first": its snapshot is not kept */
@@ -315,9 +318,13 @@ static void nothing_happens_times_out_with_the_reason(void **st) {
   assert_false(res->passed);
   assert_true(res->verified_ms == -1);
   assert_true(res->first_change_ms == -1);
-  /* captures end at 43, 83, ..., 523: the 13th is past the timeout */
-  assert_int_equal(res->captures, 13);
-  assert_string_equal(res->reason, "r unchanged after 523 ms");
+  /* Back-to-back polling would take 13 captures (the 13th ends at 523).
+   * At rest from +43 on, each next poll waits 1/8 of the rest so far:
+   * captures end at 43, 83, 128, 178.6, 235.6, 299.7, 371.7, 452.8, and the
+   * last waits only until the timeout (500) and ends at 540. */
+  assert_int_equal(res->captures, 9);
+  assert_string_equal(res->reason, "r unchanged after 540 ms");
+  assert_true(res->idle_ms > 176.9 && res->idle_ms < 177.1);
 }
 
 static void restless_screen_fails_before_the_gesture(void **st) {
@@ -371,10 +378,11 @@ static void times_are_reply_times_not_decode_times(void **st) {
   /* the click comes after park (1), a decoded capture (40 + 20), a copied one (40) */
   double click = g_w.click_at[0];
   assert_true(click == 1000 + 1 + CAP + 20 + CAP);
-  /* captures: reply +43 (A: copied from before), +83 (A), +123 (K, decoded:
-   * the reply came at +123, the decode ended at +143), +183 (K again) */
-  assert_true(res->first_change_ms == 123);
-  assert_true(res->verified_ms == 183);
+  /* captures: reply +43 (A: copied from before), +83 (A; 5 ms back-off),
+   * +128 (K, decoded: the reply came at +128, the decode ended at +148),
+   * +188 (K again) */
+  assert_true(res->first_change_ms == 128);
+  assert_true(res->verified_ms == 188);
   assert_true(res->passed);
 }
 
@@ -387,7 +395,7 @@ static void stable_holds_on_identical_captures(void **st) {
   g_w.delay = 100;
   const sc_step_result *res = step(0, 1);
   if (!res->passed) fail_msg("%s", res->reason);
-  assert_true(res->verified_ms == 163);
+  assert_true(res->verified_ms == 168);
   g_steps[0].expect = &g_changed;
   g_steps[0].nexpect = 1;
 }
@@ -473,6 +481,55 @@ static void failure_images_show_what_was_compared(void **st) {
  * reacts, user 3's reacts late. Their steps interleave on the one clock,
  * each result is its own, and the slow and the failing user do not hold
  * up the others. */
+/* Pacing: a step that sees nothing for its whole 8 s backs off to one poll
+ * per SC__BACKOFF_MAX_MS + a capture, instead of ~200 back to back, and
+ * says so in idle_ms. */
+static void a_still_screen_is_polled_less_and_less(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 8000;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_true(res->captures < 60);            /* back to back: 201 */
+  assert_true(res->captures > 8000 / (SC__BACKOFF_MAX_MS + CAP)); /* the cap holds */
+  assert_true(res->idle_ms > 8000 - res->captures * CAP - 1);
+  assert_true(res->idle_ms < 8000);
+}
+
+/* A late change is still seen, at most 1/8 of its delay (plus a capture)
+ * after it happens; and the screen moving again means back-to-back polls. */
+static void a_late_change_is_seen_soon_after_it_happens(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 8000;
+  g_w.after = "BCDE";
+  g_w.delay = 3000;
+  g_w.gap = 40;
+  const sc_step_result *res = step(0, 1);
+  if (!res->passed) fail_msg("%s", res->reason);
+  /* at rest since ~3 ms: the back-off is capped, so the change is seen at
+   * most one capped gap and two captures after it happens */
+  double gap = (3000 - 3) / SC__BACKOFF_DIV;
+  if (gap > SC__BACKOFF_MAX_MS) gap = SC__BACKOFF_MAX_MS;
+  assert_true(res->first_change_ms >= 3000);
+  assert_true(res->first_change_ms <= 3000 + gap + 2 * CAP);
+  /* the screen moved: the next poll is right away, and it is the verdict */
+  assert_true(res->verified_ms == res->first_change_ms + CAP);
+}
+
+/* The sabotage of pacing: a change that ends before the next poll (the
+ * screen changes and comes back during a back-off) is never a pass on the
+ * frame that did not change. */
+static void a_change_undone_during_a_back_off_does_not_pass(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 2000;
+  g_w.after = "KA";
+  g_w.delay = 600;
+  g_w.gap = 5; /* K shows for 5 ms only, inside a back-off */
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_true(res->first_change_ms == -1);
+  assert_true(res->idle_ms > 0);
+}
+
 static void users_interleave_on_one_loop(void **st) {
   (void)st;
   world w[3];
@@ -523,6 +580,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
       cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_still_screen_is_polled_less_and_less, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_late_change_is_seen_soon_after_it_happens, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(a_change_undone_during_a_back_off_does_not_pass, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(users_interleave_on_one_loop, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
