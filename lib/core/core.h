@@ -40,6 +40,9 @@ double sc__now_ms(void);
 /* CLOCK_REALTIME in milliseconds since the epoch (wall-clock stamps for
  * reports; never for measuring intervals). */
 double sc__unix_ms(void);
+
+/* 64-bit hash of bytes (hash.c): never 0, so 0 can mean "none". */
+uint64_t sc__hash64(const void *data, size_t len);
 /* Sleep for ms (may be fractional). */
 void sc__sleep_ms(double ms);
 /* Replace the clock and sleep (tests); NULL restores the real ones. Not

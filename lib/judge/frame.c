@@ -6,9 +6,8 @@
 
 void sc__frame_free(sc__frame *f) {
   sc_image_free(f->img);
-  sc__free(f->raw);
   f->img = NULL;
-  f->raw = NULL;
+  f->rawhash = 0;
   f->rawlen = 0;
 }
 
@@ -16,7 +15,7 @@ void sc__frame_move(sc__frame *dst, sc__frame *src) {
   sc__frame_free(dst);
   *dst = *src;
   src->img = NULL;
-  src->raw = NULL;
+  src->rawhash = 0;
   src->rawlen = 0;
 }
 

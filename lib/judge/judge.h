@@ -3,6 +3,8 @@
 #ifndef SC_JUDGE_H
 #define SC_JUDGE_H
 
+#include <stdint.h>
+
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
 
@@ -10,7 +12,7 @@
 typedef struct sc__frame {
   sc_image *img;
   sc_rect clip;
-  char *raw;        /* the capture as received (encoded), when kept; owned */
+  uint64_t rawhash; /* sc__hash64 of the capture as received (encoded); 0 none */
   size_t rawlen;
 } sc__frame;
 

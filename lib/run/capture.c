@@ -1,6 +1,7 @@
 /* Captures for judging: taking one (decode, or copy when the bytes are
  * known), the settled capture (two identical in a row) as a small machine,
- * named snapshots and baseline images. */
+ * named snapshots (held packed, unpacked while a step compares with them)
+ * and baseline images. */
 #include <string.h>
 
 #include "core/core.h"
@@ -15,36 +16,42 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b) {
   return (sc_rect){x0, y0, x1 - x0, y1 - y0};
 }
 
-static int same_bytes(const sc__frame *k, sc_rect clip, const char *raw, size_t len) {
-  return k && k->raw && k->img && k->rawlen == len && !memcmp(&k->clip, &clip, sizeof clip) &&
-         !memcmp(k->raw, raw, len);
+static int same_capture(const sc__frame *k, sc_rect clip, uint64_t h, size_t len) {
+  return k && k->img && k->rawhash == h && k->rawlen == len &&
+         !memcmp(&k->clip, &clip, sizeof clip);
 }
 
-int sc__runner_take(sc__runner *r, sc__frame *f, sc_rect clip, const char *raw, size_t len,
-                    const sc__frame *prev, int *same, const sc__frame *also) {
-  if (same) *same = 0;
+int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, const char *raw,
+                    size_t len, int *same, const sc__frame *also) {
+  *same = 0;
+  uint64_t h = sc__hash64(raw, len);
+  if (same_capture(f, clip, h, len)) {
+    *same = 1; /* the bytes as received are the last capture's: so are its pixels */
+    return 0;
+  }
   sc_image *img = NULL;
-  const sc__frame *known = same_bytes(prev, clip, raw, len)   ? prev
-                           : same_bytes(also, clip, raw, len) ? also
-                                                               : NULL;
   int rc;
-  if (known) {
-    /* Same bytes, same pixels: copy instead of decoding. */
-    rc = sc_image_crop(&img, known->img, (sc_rect){0, 0, known->img->width, known->img->height});
-    if (same && rc == 0 && known == prev) *same = 1;
-  } else {
+  if (same_capture(also, clip, h, len)) /* same bytes, same pixels: copy, do not decode */
+    rc = sc_image_crop(&img, also->img, (sc_rect){0, 0, also->img->width, also->img->height});
+  else
     rc = r->io.decode(r->io.ctx, &img, raw, len, clip);
-  }
-  char *copy = rc == 0 ? sc__strndup(raw, len) : NULL;
-  if (rc == 0 && !copy) rc = sc__err(SC_ENOMEM, "capture: out of memory");
-  if (rc < 0) {
+  if (rc < 0) return rc;
+  if (f->img && !memcmp(&f->clip, &clip, sizeof clip) &&
+      sc__frame_equal(f, &(sc__frame){.img = img, .clip = clip}, clip)) {
+    /* other bytes, the same picture: still the same capture */
     sc_image_free(img);
-    return rc;
+    f->rawhash = h;
+    f->rawlen = len;
+    *same = 1;
+    return 0;
   }
-  sc__frame_free(f);
+  if (old)
+    sc__frame_move(old, f);
+  else
+    sc__frame_free(f);
   f->img = img;
   f->clip = clip;
-  f->raw = copy;
+  f->rawhash = h;
   f->rawlen = len;
   return 0;
 }
@@ -68,10 +75,7 @@ int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_capture
  * identical, or the deadline. */
 static void settle_next(sc__runner *r);
 
-static void settle_finish(sc__runner *r, int rc) {
-  sc__frame_free(&r->settle.prev);
-  r->settle.done(r, rc);
-}
+static void settle_finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
 
 static void settle_captured(int status, const char *errmsg, const char *raw, size_t len,
                             void *ud) {
@@ -79,12 +83,12 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   sc__settle *st = &r->settle;
   int same = 0;
   int rc = sc__runner_reply(r, status, errmsg);
-  if (rc == 0) rc = sc__runner_take(r, &st->f, st->clip, raw, len, &st->prev, &same, NULL);
+  if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
   if (rc < 0) {
     settle_finish(r, rc);
     return;
   }
-  if (st->prev.img && (same || sc__frame_equal(&st->prev, &st->f, st->clip))) {
+  if (same) {
     settle_finish(r, 0);
     return;
   }
@@ -92,7 +96,6 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
     settle_finish(r, SC__NOT_AT_REST);
     return;
   }
-  sc__frame_move(&st->prev, &st->f);
   settle_next(r);
 }
 
@@ -104,35 +107,48 @@ static void settle_next(sc__runner *r) {
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done) {
   sc__settle *st = &r->settle;
   sc__frame_free(&st->f);
-  sc__frame_free(&st->prev);
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
   settle_next(r);
 }
 
-int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f) {
-  for (size_t i = 0; i < r->nsnaps; i++)
-    if (!strcmp(r->snaps[i].name, name)) {
-      sc__frame_move(&r->snaps[i].f, f);
-      return 0;
-    }
-  sc__snap *n = sc__realloc(r->snaps, (r->nsnaps + 1) * sizeof *n);
-  if (!n) return sc__err(SC_ENOMEM, "runner: out of memory");
-  r->snaps = n;
-  n[r->nsnaps].name = sc__strdup(name);
-  if (!n[r->nsnaps].name) return sc__err(SC_ENOMEM, "runner: out of memory");
-  n[r->nsnaps].f = (sc__frame){0};
-  sc__frame_move(&n[r->nsnaps].f, f);
-  r->nsnaps++;
-  return 0;
+int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f) {
+  sc__snap *sn = NULL;
+  for (size_t i = 0; i < r->nsnaps && !sn; i++)
+    if (!strcmp(r->snaps[i].name, name)) sn = &r->snaps[i];
+  if (!sn) {
+    sc__snap *n = sc__realloc(r->snaps, (r->nsnaps + 1) * sizeof *n);
+    if (!n) return sc__err(SC_ENOMEM, "runner: out of memory");
+    r->snaps = n;
+    sn = &n[r->nsnaps];
+    *sn = (sc__snap){0};
+    sn->name = sc__strdup(name);
+    if (!sn->name) return sc__err(SC_ENOMEM, "runner: out of memory");
+    r->nsnaps++;
+  }
+  sc__frame_free(&sn->dec);
+  sn->clip = f->clip;
+  return sc__pack(&sn->pk, f->img);
 }
 
 const sc__frame *sc__runner_snap_get(void *ud, const char *name) {
   sc__runner *r = ud;
-  for (size_t i = 0; i < r->nsnaps; i++)
-    if (!strcmp(r->snaps[i].name, name)) return &r->snaps[i].f;
+  for (size_t i = 0; i < r->nsnaps; i++) {
+    sc__snap *sn = &r->snaps[i];
+    if (strcmp(sn->name, name)) continue;
+    if (!sn->pk.data) return NULL; /* its packing failed */
+    if (!sn->dec.img) {
+      if (sc__unpack(&sn->dec.img, &sn->pk) < 0) return NULL;
+      sn->dec.clip = sn->clip;
+    }
+    return &sn->dec;
+  }
   return NULL;
+}
+
+void sc__runner_snaps_release(sc__runner *r) {
+  for (size_t i = 0; i < r->nsnaps; i++) sc__frame_free(&r->snaps[i].dec);
 }
 
 const sc_image *sc__runner_baseline(void *ud, const char *path) {
@@ -160,7 +176,8 @@ const sc_image *sc__runner_baseline(void *ud, const char *path) {
 void sc__runner_snaps_clear(sc__runner *r) {
   for (size_t i = 0; i < r->nsnaps; i++) {
     sc__free(r->snaps[i].name);
-    sc__frame_free(&r->snaps[i].f);
+    sc__frame_free(&r->snaps[i].dec);
+    sc__packed_free(&r->snaps[i].pk);
   }
   r->nsnaps = 0;
 }
@@ -169,7 +186,6 @@ void sc__runner_clear(sc__runner *r) {
   if (r->timer && r->io.cancel) r->io.cancel(r->io.ctx, r->timer);
   r->timer = 0;
   sc__frame_free(&r->settle.f);
-  sc__frame_free(&r->settle.prev);
   sc__runner_snaps_clear(r);
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "image/pack.h"
 #include "judge/judge.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
@@ -39,9 +40,13 @@ typedef struct sc__runner_io {
 /* The table that drives a real page on its loop. */
 sc__runner_io sc__runner_page_io(sc_page *p);
 
+/* A snapshot is held packed (image/pack.h: a few KB for a flat 4 MB
+ * screen) and unpacked into dec only while a step compares with it. */
 typedef struct sc__snap {
   char *name;       /* "start" or a step id */
-  sc__frame f;
+  sc_rect clip;
+  sc__packed pk;
+  sc__frame dec;    /* unpacked, or empty */
 } sc__snap;
 
 typedef struct sc__baseline {
@@ -73,7 +78,7 @@ typedef void (*sc__settle_done)(sc__runner *r, int rc);
 typedef struct sc__settle {
   sc_rect clip;
   double deadline;
-  sc__frame f, prev;
+  sc__frame f;              /* the last capture */
   sc__settle_done done;
 } sc__settle;
 
@@ -83,7 +88,10 @@ typedef struct sc__stepm {
   size_t ni;                /* index into r->need */
   sc_step_result *res;
   sc_rect U;
-  sc__frame before, cur, prev;
+  sc__frame before, cur;    /* at rest before the gesture; the last capture */
+  sc__frame prev;           /* the capture before cur: only for a step with a
+                               "stable" expectation (else no pixels) */
+  int keep_prev;
   sc__verdict *v;
   sc__scale *sb;
   sc__judge_ctx ctx;
@@ -180,14 +188,23 @@ int sc__runner_reply(sc__runner *r, int status, const char *errmsg);
 int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb);
 /* Timer helper: arm r->timer at at_ms calling fn(r). 0 or SC_ENOMEM. */
 int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r));
-/* Decode raw into f (replaced), or copy the image of prev/also when raw is
- * byte-identical to theirs (then *same is set when it was prev). */
-int sc__runner_take(sc__runner *r, sc__frame *f, sc_rect clip, const char *raw, size_t len,
-                    const sc__frame *prev, int *same, const sc__frame *also);
+/* Take a capture into f, which holds the last capture of the same series
+ * (or nothing). *same = 1 when the new one shows exactly f's pixels (the
+ * bytes as received hash the same, or decoded they are equal): f keeps its
+ * pixels. Otherwise f's frame goes to *old (freed when old is NULL) and f
+ * gets the new pixels: copied from `also` when the bytes are also's, else
+ * decoded. 0 or negative. */
+int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, const char *raw,
+                    size_t len, int *same, const sc__frame *also);
 
-/* Remember a frame under a name (replacing an older one); f is moved in. */
-int sc__runner_snap_put(sc__runner *r, const char *name, sc__frame *f);
+/* Remember f's pixels under a name (replacing an older one), packed. */
+int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f);
+/* A snapshot, unpacked until sc__runner_snaps_release; NULL when unknown
+ * (or it cannot be unpacked: sc_errmsg() says why). */
 const sc__frame *sc__runner_snap_get(void *r, const char *name);
+/* Drop the unpacked pixels of every snapshot (a step or the drift check is
+ * done with them); the packed ones stay. */
+void sc__runner_snaps_release(sc__runner *r);
 /* Forget every snapshot (a new cycle starts: none may leak into it). */
 void sc__runner_snaps_clear(sc__runner *r);
 const sc_image *sc__runner_baseline(void *r, const char *path);

@@ -52,6 +52,7 @@ static void finish(sc__runner *r, int rc) {
   sc__free(sm->sb);
   sm->v = NULL;
   sm->sb = NULL;
+  sc__runner_snaps_release(r);
   sc__runner_step_end(r, rc);
 }
 
@@ -105,6 +106,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
     sc__runner_step_end(r, sc__err(SC_ENOMEM, "runner: out of memory"));
     return;
   }
+  for (size_t i = 0; i < st->nexpect; i++) sm->keep_prev |= st->expect[i].kind == SC_EXPECT_STABLE;
   sc_step_result *res = sm->res;
   res->step_id = st->id;
   res->cycle = r->cycle;
@@ -157,12 +159,8 @@ static void pre_done(sc__runner *r, int rc) {
     return;
   }
   /* This step's at-rest capture is the snapshot later steps name by id:
-   * kept only when one does (memory per user). */
-  sc__frame snap = {.img = NULL, .clip = sm->before.clip};
-  if (r->keep[sm->ni] &&
-      ((rc = sc_image_crop(&snap.img, sm->before.img, (sc_rect){0, 0, sm->U.w, sm->U.h})) < 0 ||
-       (rc = sc__runner_snap_put(r, st->id, &snap)) < 0)) {
-    sc__frame_free(&snap);
+   * kept (packed) only when one does. */
+  if (r->keep[sm->ni] && (rc = sc__runner_snap_put(r, st->id, &sm->before)) < 0) {
     finish(r, rc);
     return;
   }
@@ -186,16 +184,17 @@ static void tally(const sc__stepm *sm, int *all, size_t *first_bad) {
     }
 }
 
-/* Take the capture into f and judge every expectation on it; *same = the
- * capture is byte-identical to prev. An identical capture is not decoded
- * nor judged again: every verdict depends only on the pixels and fixed
- * references, except "stable", which now holds (0 px changed). Times are
- * those of the capture's reply (now). Returns 0 or negative. */
-static int judge(sc__runner *r, sc__frame *f, const sc__frame *prev, const char *raw, size_t len,
+/* Take the capture into f (which holds the last one) and judge every
+ * expectation on it; *same = it shows f's pixels again. Such a capture is
+ * not judged again: every verdict depends only on the pixels and fixed
+ * references, except "stable", which now holds (0 px changed). The capture
+ * f held before goes to prev (NULL: freed). Times are those of the
+ * capture's reply (now). Returns 0 or negative. */
+static int judge(sc__runner *r, sc__frame *f, sc__frame *prev, const char *raw, size_t len,
                  double t_req, int *same) {
   sc__stepm *sm = &r->sm;
   double reply = sc__now_ms();
-  int rc = sc__runner_take(r, f, sm->U, raw, len, prev, same, &sm->before);
+  int rc = sc__runner_take(r, f, prev, sm->U, raw, len, same, &sm->before);
   if (rc < 0) return rc;
   double t = reply - sm->t0;
   double ms = sc__now_ms() - t_req;
@@ -385,13 +384,13 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     if (sc__runner_after(r, at, notch_send) < 0) finish(r, SC_ENOMEM);
     return;
   }
-  int rc = judge(r, &sm->cur, &sm->prev, raw, len, sm->cap_req_at, &same);
+  int rc = judge(r, &sm->cur, sm->keep_prev ? &sm->prev : NULL, raw, len, sm->cap_req_at, &same);
   if (rc < 0) {
     finish(r, rc);
     return;
   }
   tally(sm, &all, &first_bad);
-  int stable = sm->prev.img && (same || sc__frame_equal(&sm->prev, &sm->cur, sm->U));
+  int stable = same; /* two captures in a row show the same pixels */
   if (all && stable) {
     char msg[1024];
     sm->res->verified_ms = sm->last_t;
@@ -405,7 +404,6 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     timed_out(r, first_bad);
     return;
   }
-  sc__frame_move(&sm->prev, &sm->cur);
   pace(r, stable);
 }
 

@@ -82,6 +82,7 @@ static void start_taken(sc__runner *r, int rc) {
     end(r, rc);
     return;
   }
+  sc__frame_free(&r->settle.f);
   r->phase = SC__PH_STEPS;
   r->idx = 0;
   next(r);
@@ -122,6 +123,7 @@ static void drift_taken(sc__runner *r, int rc) {
       rc = sc__result_drift(r->rr, r->cycle, reg->name, (long)diff);
   }
   sc__frame_free(&r->settle.f);
+  sc__runner_snaps_release(r);
   if (rc < 0) {
     end(r, rc);
     return;

@@ -477,10 +477,29 @@ static void failure_images_show_what_was_compared(void **st) {
   free(dir);
 }
 
-/* Three users on one loop, each with its own screen: user 2's app never
- * reacts, user 3's reacts late. Their steps interleave on the one clock,
- * each result is its own, and the slow and the failing user do not hold
- * up the others. */
+/* Memory: a snapshot is held packed between steps; a step that compares
+ * with it unpacks it and lets go of the pixels when it is over. */
+static void snapshots_are_packed_between_steps(void **st) {
+  (void)st;
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "first"};
+  g_steps[1].expect = &eq;
+  g_steps[1].action.at = (sc_point){60, 20};
+  replan();
+  g_w.after = "K";
+  g_w.delay = 10;
+  assert_true(step(0, 1)->passed);
+  assert_int_equal(g_r.nsnaps, 1);
+  assert_string_equal(g_r.snaps[0].name, "first");
+  assert_null(g_r.snaps[0].dec.img);
+  assert_true(g_r.snaps[0].pk.len > 0 && g_r.snaps[0].pk.len < (size_t)W * H * 4 / 4);
+  g_w.after = "A"; /* back to the picture "first" started from */
+  const sc_step_result *res = step(1, 1);
+  if (!res->passed) fail_msg("%s", res->reason);
+  assert_non_null(strstr(res->reason, "r equals snapshot first"));
+  assert_null(g_r.snaps[0].dec.img);
+  g_steps[1].expect = &g_changed;
+}
+
 /* Pacing: a step that sees nothing for its whole 8 s backs off to one poll
  * per SC__BACKOFF_MAX_MS + a capture, instead of ~200 back to back, and
  * says so in idle_ms. */
@@ -530,6 +549,10 @@ static void a_change_undone_during_a_back_off_does_not_pass(void **st) {
   assert_true(res->idle_ms > 0);
 }
 
+/* Three users on one loop, each with its own screen: user 2's app never
+ * reacts, user 3's reacts late. Their steps interleave on the one clock,
+ * each result is its own, and the slow and the failing user do not hold
+ * up the others. */
 static void users_interleave_on_one_loop(void **st) {
   (void)st;
   world w[3];
@@ -580,6 +603,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
       cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
+      cmocka_unit_test_setup_teardown(snapshots_are_packed_between_steps, setup, teardown),
       cmocka_unit_test_setup_teardown(a_still_screen_is_polled_less_and_less, setup, teardown),
       cmocka_unit_test_setup_teardown(a_late_change_is_seen_soon_after_it_happens, setup,
                                       teardown),

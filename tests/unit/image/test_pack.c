@@ -1,0 +1,163 @@
+/* Packed images (snapshots held deflated): exact round trips, flat screens
+ * pack small, damaged data is refused, allocation failures leave nothing;
+ * and the capture hash that says "same bytes as last time". */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "image/pack.h"
+#include "stepcheck.h"
+
+static sc_image *make(int w, int h, int noisy) {
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, w, h), 0);
+  unsigned seed = 12345;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 4;
+      seed = seed * 1103515245u + 12345u;
+      p[0] = noisy ? (uint8_t)(seed >> 16) : (x > w / 2 ? 0xcb : 0);
+      p[1] = noisy ? (uint8_t)(seed >> 8) : (y > h / 3 ? 0x99 : 0);
+      p[2] = (uint8_t)(x ^ y);
+      p[3] = 255;
+    }
+  return img;
+}
+
+static void assert_same_image(const sc_image *a, const sc_image *b) {
+  assert_int_equal(a->width, b->width);
+  assert_int_equal(a->height, b->height);
+  for (int y = 0; y < a->height; y++)
+    assert_memory_equal(a->px + (size_t)y * a->stride, b->px + (size_t)y * b->stride,
+                        (size_t)a->width * 4);
+}
+
+static void round_trip_is_exact(void **st) {
+  (void)st;
+  for (int noisy = 0; noisy < 2; noisy++) {
+    sc_image *img = make(301, 97, noisy), *back = NULL;
+    sc__packed pk = {0};
+    assert_int_equal(sc__pack(&pk, img), 0);
+    assert_int_equal(sc__unpack(&back, &pk), 0);
+    assert_same_image(img, back);
+    sc_image_free(back);
+    sc_image_free(img);
+    sc__packed_free(&pk);
+  }
+}
+
+/* Packing reads each row at its stride: a view with padding at the end of
+ * each row packs its own pixels only. */
+static void strided_rows_pack_their_pixels_only(void **st) {
+  (void)st;
+  sc_image *img = make(64, 20, 1), *back = NULL;
+  sc_image view = *img;
+  view.width = 40; /* a view of the left 40 columns, stride still 64 * 4 */
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, &view), 0);
+  assert_int_equal(sc__unpack(&back, &pk), 0);
+  assert_same_image(&view, back);
+  assert_int_equal(back->stride, 40 * 4);
+  sc_image_free(back);
+  sc_image_free(img);
+  sc__packed_free(&pk);
+}
+
+/* The point of packing: a flat 1225x813 map (4 MB of RGBA) held in a few
+ * KB, and packing again replaces the old data. */
+static void a_flat_screen_packs_small(void **st) {
+  (void)st;
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 1225, 813), 0);
+  for (size_t i = 0; i < (size_t)img->stride * 813; i += 4) img->px[i + 3] = 255;
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, img), 0);
+  assert_true(pk.len < 32 * 1024);
+  sc_image *noisy = make(200, 100, 1);
+  assert_int_equal(sc__pack(&pk, noisy), 0); /* replaces */
+  assert_int_equal(pk.width, 200);
+  assert_true(pk.len > 200 * 100 * 2); /* noise does not pack */
+  sc_image_free(noisy);
+  sc_image_free(img);
+  sc__packed_free(&pk);
+}
+
+static void damaged_data_is_refused(void **st) {
+  (void)st;
+  sc_image *img = make(50, 40, 1), *back = NULL;
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, img), 0);
+  size_t len = pk.len;
+  pk.len = len / 2; /* truncated */
+  assert_int_equal(sc__unpack(&back, &pk), SC_EFORMAT);
+  assert_null(back);
+  pk.len = len;
+  pk.height = 39; /* more pixels than the header says */
+  assert_int_equal(sc__unpack(&back, &pk), SC_EFORMAT);
+  pk.height = 40;
+  pk.data[len / 2] ^= 0x5a;
+  int rc = sc__unpack(&back, &pk);
+  if (rc == 0) { /* a flipped bit inside a stored block changes pixels, not the stream */
+    assert_int_not_equal(memcmp(back->px, img->px, (size_t)img->stride * 40), 0);
+    sc_image_free(back);
+  } else {
+    assert_int_equal(rc, SC_EFORMAT);
+  }
+  sc_image_free(img);
+  sc__packed_free(&pk);
+}
+
+static sc_image *g_img;
+static int pack_unpack(void *ud) {
+  (void)ud;
+  sc__packed pk = {0};
+  sc_image *back = NULL;
+  int rc = sc__pack(&pk, g_img);
+  if (rc == 0) rc = sc__unpack(&back, &pk);
+  sc_image_free(back);
+  sc__packed_free(&pk);
+  return rc;
+}
+
+static void allocation_failures_leave_nothing(void **st) {
+  (void)st;
+  g_img = make(120, 80, 0);
+  sc_test_oom_sweep(pack_unpack, NULL, 64);
+  sc_set_allocator(NULL, NULL, NULL);
+  sc_image_free(g_img);
+}
+
+/* The capture hash: equal bytes hash equal, any change of a byte, of the
+ * length, or of the bytes' order hashes differently; never 0. */
+static void capture_hash_tells_bytes_apart(void **st) {
+  (void)st;
+  char a[1000];
+  for (size_t i = 0; i < sizeof a; i++) a[i] = (char)(i * 7);
+  uint64_t h = sc__hash64(a, sizeof a);
+  assert_true(h == sc__hash64(a, sizeof a));
+  assert_true(h != 0 && sc__hash64("", 0) != 0);
+  for (size_t i = 0; i < sizeof a; i += 37) {
+    a[i] ^= 1;
+    assert_true(sc__hash64(a, sizeof a) != h);
+    a[i] ^= 1;
+  }
+  assert_true(sc__hash64(a, sizeof a - 1) != h);
+  char b[16] = "AAAAAAAABBBBBBBB", c[16] = "BBBBBBBBAAAAAAAA";
+  assert_true(sc__hash64(b, 16) != sc__hash64(c, 16));
+  char z1[3] = {0, 0, 0};
+  assert_true(sc__hash64(z1, 2) != sc__hash64(z1, 3));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(round_trip_is_exact),
+      cmocka_unit_test(strided_rows_pack_their_pixels_only),
+      cmocka_unit_test(a_flat_screen_packs_small),
+      cmocka_unit_test(damaged_data_is_refused),
+      cmocka_unit_test(allocation_failures_leave_nothing),
+      cmocka_unit_test(capture_hash_tells_bytes_apart),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
