@@ -2,7 +2,6 @@
  * or not; a step passes only when all of its expectations hold on the same
  * settled frame (the runner's job). */
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -140,26 +139,28 @@ static int judge_scale(sc__verdict *v, const sc_step *st, size_t ei, const char 
 static int judge_text(sc__verdict *v, const sc_expect *e, const char *rn, sc_rect r,
                       const sc__judge_ctx *c) {
   char txt[256];
-  int rc = sc__text_read(txt, sizeof txt, c->cur, r, e->glyphs);
+  const sc_glyphset *gs;
+  const regex_t *re;
+  const char *why;
+  if (sc__judge_prep_text(c->prep, e, &gs, &re, &why) < 0)
+    return snprintf(v->reason, sizeof v->reason, "text in %s: not prepared", rn), 0;
+  if (why) return snprintf(v->reason, sizeof v->reason, "text in %s: %s", rn, why), 0;
+  int rc = sc__text_read(txt, sizeof txt, c->cur, r, gs);
   if (rc < 0)
     return snprintf(v->reason, sizeof v->reason, "text in %s: %s", rn, sc_strerror(rc)), 0;
   if (e->text_equals) {
     v->holds = strcmp(txt, e->text_equals) == 0;
     snprintf(v->reason, sizeof v->reason, "text in %s \"%s\" (want \"%s\")", rn, txt,
              e->text_equals);
-  } else if (e->text_match) {
-    regex_t re;
-    if (regcomp(&re, e->text_match, REG_EXTENDED | REG_NOSUB) != 0)
-      return snprintf(v->reason, sizeof v->reason, "text: bad pattern %s", e->text_match), 0;
-    v->holds = regexec(&re, txt, 0, NULL, 0) == 0;
-    regfree(&re);
+  } else if (re) {
+    v->holds = regexec(re, txt, 0, NULL, 0) == 0;
     snprintf(v->reason, sizeof v->reason, "text in %s \"%s\" %s /%s/", rn, txt,
              v->holds ? "matches" : "does not match", e->text_match);
   }
   /* A change only if the text on screen before the gesture was another. */
   char was[256];
   v->shows_change =
-      v->holds && (sc__text_read(was, sizeof was, c->before, r, e->glyphs) < 0 || strcmp(was, txt));
+      v->holds && (sc__text_read(was, sizeof was, c->before, r, gs) < 0 || strcmp(was, txt));
   return 0;
 }
 

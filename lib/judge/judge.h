@@ -3,10 +3,12 @@
 #ifndef SC_JUDGE_H
 #define SC_JUDGE_H
 
+#include <regex.h>
 #include <stdint.h>
 
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
+#include "stepcheck/text.h"
 
 /* A capture of guest rectangle clip; img pixel (0,0) is guest (clip.x, clip.y). */
 typedef struct sc__frame {
@@ -31,6 +33,19 @@ typedef struct sc__scale {
   char why[160];       /* when !ok */
 } sc__scale;
 
+/* Made once per scenario (prep.c): every text expectation's compiled
+ * pattern and glyph set. */
+typedef struct sc__judge_prep sc__judge_prep;
+/* 0, or SC_ENOMEM. A bad pattern or unloadable set is not an error here:
+ * it is that expectation's reason when judged. */
+int sc__judge_prep_new(sc__judge_prep **out, const sc_scenario *s);
+void sc__judge_prep_free(sc__judge_prep *p);
+/* e's glyph set (NULL with *why when it did not load) and pattern (NULL
+ * when e has none, or with *why when it did not compile); -1 when e was
+ * not prepared. */
+int sc__judge_prep_text(const sc__judge_prep *p, const sc_expect *e, const sc_glyphset **gs,
+                        const regex_t **re, const char **why);
+
 /* What the judge may look up besides the frames. */
 typedef struct sc__judge_ctx {
   const sc_scenario *s;
@@ -44,6 +59,7 @@ typedef struct sc__judge_ctx {
   void *ud;
   const sc__scale *scale_before; /* per expectation index (scale kinds only) */
   double elapsed_ms;             /* since the first input, for messages */
+  const sc__judge_prep *prep;    /* text patterns and glyph sets */
 } sc__judge_ctx;
 
 typedef struct sc__verdict {
@@ -68,6 +84,6 @@ int sc__frame_equal(const sc__frame *a, const sc__frame *b, sc_rect r);
 void sc__scale_read(sc__scale *out, const sc__frame *f, sc_rect r, const char *profile);
 
 /* Read text in guest rect r of frame f with a glyph set; 0 or sc_error, text in buf. */
-int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const char *glyphs);
+int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const sc_glyphset *gs);
 
 #endif

@@ -30,16 +30,12 @@ void sc__scale_read(sc__scale *out, const sc__frame *f, sc_rect r, const char *p
   snprintf(out->text, sizeof out->text, "%s", rd.text);
 }
 
-int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const char *glyphs) {
+int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const sc_glyphset *gs) {
   buf[0] = '\0';
   sc_rect s;
   if (sc__frame_sub(f, r, &s) < 0) return sc__err(SC_EINVAL, "text: region not captured");
-  sc_glyphset *gs = NULL;
-  int rc = sc_glyphset_load(&gs, glyphs ? glyphs : "josm");
-  if (rc < 0) return rc;
   sc_text_result tr;
-  rc = sc_text_read(&tr, f->img, s, gs, NULL);
-  sc_glyphset_free(gs);
+  int rc = sc_text_read(&tr, f->img, s, gs, NULL);
   if (rc == 0) snprintf(buf, len, "%s", tr.text);
   return rc;
 }

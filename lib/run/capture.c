@@ -195,6 +195,8 @@ void sc__runner_clear(sc__runner *r) {
   sc__free(r->baselines);
   sc__free(r->need);
   sc__free(r->keep);
+  sc__judge_prep_free(r->prep);
+  r->prep = NULL;
   r->keep = NULL;
   r->snaps = NULL;
   r->baselines = NULL;

@@ -15,6 +15,8 @@ int sc__runner_plan(sc__runner *r) {
   r->need = sc__calloc(n ? n : 1, sizeof *r->need);
   r->keep = sc__calloc(n ? n : 1, 1);
   if (!r->need || !r->keep) return sc__err(SC_ENOMEM, "runner: out of memory");
+  int rc = r->prep ? 0 : sc__judge_prep_new(&r->prep, s);
+  if (rc < 0) return rc;
   for (size_t i = 0; i < n; i++) {
     const sc_step *st = i < s->nsetup ? &s->setup[i] : &s->steps[i - s->nsetup];
     for (size_t e = 0; e < st->nexpect; e++) {

@@ -120,6 +120,7 @@ struct sc__runner {
   int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
   unsigned char *keep;        /* per step: a later check names its snapshot */
+  sc__judge_prep *prep;       /* text patterns and glyph sets, made once */
   sc__snap *snaps;
   size_t nsnaps;
   sc__baseline *baselines;

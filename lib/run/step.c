@@ -268,7 +268,7 @@ static void gesture_begin(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   const sc_scenario *s = r->s;
   sm->ctx = (sc__judge_ctx){s, &sm->before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
-                            r, sm->sb, 0};
+                            r, sm->sb, 0, r->prep};
   sm->t0 = sc__now_ms();
   sm->res->started_unix_ms = sc__unix_ms();
   const sc_action *a = &sm->st->action;

@@ -60,7 +60,7 @@ static sc__verdict judge(sc_expect e, sc_image *before, sc_image *cur, sc_image 
   sc__frame fb = {.img = before, .clip = {0, 0, 100, 50}}, fc = {.img = cur, .clip = {0, 0, 100, 50}},
             fp = {.img = prev, .clip = {0, 0, 100, 50}};
   snaps sn = {start};
-  sc__judge_ctx ctx = {&g_s, &fb, &fc, prev ? &fp : NULL, get_snap, NULL, &sn, NULL, 8000};
+  sc__judge_ctx ctx = {&g_s, &fb, &fc, prev ? &fp : NULL, get_snap, NULL, &sn, NULL, 8000, NULL};
   sc__verdict v;
   assert_int_equal(sc__judge_expect(&v, &st, 0, &ctx), 0);
   return v;

@@ -27,7 +27,7 @@ static sc__verdict judge_scale(const char *before, const char *after, double fac
   sc__frame fb = {.img = b, .clip = {0, 0, 200, 34}}, fa = {.img = a, .clip = {0, 0, 200, 34}};
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
-  sc__judge_ctx ctx = {&g_s, &fb, &fa, NULL, NULL, NULL, NULL, &sb, 1000};
+  sc__judge_ctx ctx = {&g_s, &fb, &fa, NULL, NULL, NULL, NULL, &sb, 1000, NULL};
   sc__verdict v;
   assert_int_equal(sc__judge_expect(&v, &st, 0, &ctx), 0);
   sc_image_free(b);
@@ -79,7 +79,7 @@ static void unreadable_bar_never_passes(void **st) {
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
   assert_true(sb.ok);
-  sc__judge_ctx ctx = {&g_s, &fb, &fk, NULL, NULL, NULL, NULL, &sb, 1000};
+  sc__judge_ctx ctx = {&g_s, &fb, &fk, NULL, NULL, NULL, NULL, &sb, 1000, NULL};
   sc__verdict v;
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_false(v.holds);
@@ -104,8 +104,18 @@ static void text_equals_and_matches(void **st) {
   sc__frame f = {.img = img, .clip = {0, 0, 200, 34}};
   sc_expect e = {.kind = SC_EXPECT_TEXT, .region = 1, .text_equals = "100.0 m", .glyphs = "josm"};
   sc_step stp = {.id = "t", .expect = &e, .nexpect = 1};
-  sc__judge_ctx ctx = {&g_s, &f, &f, NULL, NULL, NULL, NULL, NULL, 10};
+  sc__judge_ctx ctx = {&g_s, &f, &f, NULL, NULL, NULL, NULL, NULL, 10, NULL};
   sc__verdict v;
+  /* Judging text needs the scenario's prepared patterns and glyph sets. */
+  sc__judge_expect(&v, &stp, 0, &ctx);
+  assert_false(v.holds);
+  assert_string_equal(v.reason, "text in label: not prepared");
+  sc_scenario s = g_s;
+  s.steps = &stp;
+  s.nsteps = 1;
+  sc__judge_prep *prep = NULL;
+  assert_int_equal(sc__judge_prep_new(&prep, &s), 0);
+  ctx.prep = prep;
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_true(v.holds);
   assert_false(v.shows_change); /* the same text was there before: no change */
@@ -120,13 +130,28 @@ static void text_equals_and_matches(void **st) {
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_false(v.holds);
   assert_string_equal(v.reason, "text in label \"100.0 m\" (want \"20.0 m\")");
-  e.text_equals = NULL;
-  e.text_match = "^[0-9]+\\.[0-9] m$";
-  sc__judge_expect(&v, &stp, 0, &ctx);
-  assert_true(v.holds);
-  e.text_match = "km$";
+  /* Patterns are compiled when the scenario is prepared: one per
+   * expectation, here three prepared in turn. */
+  const char *pats[] = {"^[0-9]+\\.[0-9] m$", "km$", "([a-z]+"};
+  for (int i = 0; i < 3; i++) {
+    sc__judge_prep_free(prep);
+    e.text_equals = NULL;
+    e.text_match = (char *)pats[i];
+    assert_int_equal(sc__judge_prep_new(&prep, &s), 0);
+    ctx.prep = prep;
+    sc__judge_expect(&v, &stp, 0, &ctx);
+    assert_int_equal(v.holds, i == 0);
+  }
+  assert_string_equal(v.reason, "text in label: bad pattern ([a-z]+");
+  /* An unknown glyph set fails the expectation with the loader's reason. */
+  sc__judge_prep_free(prep);
+  e.glyphs = "no-such-set";
+  assert_int_equal(sc__judge_prep_new(&prep, &s), 0);
+  ctx.prep = prep;
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_false(v.holds);
+  assert_non_null(strstr(v.reason, "no-such-set"));
+  sc__judge_prep_free(prep);
   sc_image_free(img);
 }
 

@@ -1,0 +1,110 @@
+/* What judging needs besides pixels, made once per scenario instead of on
+ * every capture: each text expectation's compiled pattern and its glyph
+ * set (loaded once per name). A pattern that does not compile or a set
+ * that does not load is kept as its reason: that expectation fails with
+ * it, the others are judged as usual. */
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "judge.h"
+#include "stepcheck/text.h"
+
+typedef struct prep_entry {
+  const sc_expect *e;
+  regex_t re;
+  int re_ok;
+  sc_glyphset *gs;  /* owned when own_gs */
+  int own_gs;
+  char why[200];    /* the pattern or set could not be made: why */
+} prep_entry;
+
+struct sc__judge_prep {
+  prep_entry *v;
+  size_t n;
+};
+
+static int add(sc__judge_prep *p, const sc_expect *e) {
+  prep_entry *x = &p->v[p->n];
+  memset(x, 0, sizeof *x);
+  x->e = e;
+  const char *name = e->glyphs ? e->glyphs : "josm";
+  for (size_t i = 0; i < p->n && !x->gs; i++) {
+    const sc_expect *o = p->v[i].e;
+    if (p->v[i].gs && !strcmp(o->glyphs ? o->glyphs : "josm", name)) x->gs = p->v[i].gs;
+  }
+  if (!x->gs) {
+    int rc = sc_glyphset_load(&x->gs, name);
+    if (rc == SC_ENOMEM) return rc;
+    if (rc < 0) snprintf(x->why, sizeof x->why, "%s", sc_errmsg());
+    x->own_gs = x->gs != NULL;
+  }
+  if (e->text_match && !x->why[0]) {
+    int rc = regcomp(&x->re, e->text_match, REG_EXTENDED | REG_NOSUB);
+    if (rc == REG_ESPACE) {
+      p->n++; /* freed with the rest */
+      return sc__err(SC_ENOMEM, "text pattern: out of memory");
+    }
+    if (rc != 0)
+      snprintf(x->why, sizeof x->why, "bad pattern %s", e->text_match);
+    else
+      x->re_ok = 1;
+  }
+  p->n++;
+  return 0;
+}
+
+int sc__judge_prep_new(sc__judge_prep **out, const sc_scenario *s) {
+  *out = NULL;
+  size_t n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const sc_step *steps = pass ? s->steps : s->setup;
+    size_t ns = pass ? s->nsteps : s->nsetup;
+    for (size_t i = 0; i < ns; i++)
+      for (size_t k = 0; k < steps[i].nexpect; k++) n += steps[i].expect[k].kind == SC_EXPECT_TEXT;
+  }
+  sc__judge_prep *p = sc__calloc(1, sizeof *p);
+  if (!p || (n && !(p->v = sc__calloc(n, sizeof *p->v)))) {
+    sc__free(p);
+    return sc__err(SC_ENOMEM, "judge: out of memory");
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    const sc_step *steps = pass ? s->steps : s->setup;
+    size_t ns = pass ? s->nsteps : s->nsetup;
+    for (size_t i = 0; i < ns; i++)
+      for (size_t k = 0; k < steps[i].nexpect; k++) {
+        if (steps[i].expect[k].kind != SC_EXPECT_TEXT) continue;
+        int rc = add(p, &steps[i].expect[k]);
+        if (rc < 0) {
+          sc__judge_prep_free(p);
+          return rc;
+        }
+      }
+  }
+  *out = p;
+  return 0;
+}
+
+void sc__judge_prep_free(sc__judge_prep *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->v[i].re_ok) regfree(&p->v[i].re);
+    if (p->v[i].own_gs) sc_glyphset_free(p->v[i].gs);
+  }
+  sc__free(p->v);
+  sc__free(p);
+}
+
+int sc__judge_prep_text(const sc__judge_prep *p, const sc_expect *e, const sc_glyphset **gs,
+                        const regex_t **re, const char **why) {
+  for (size_t i = 0; p && i < p->n; i++) {
+    const prep_entry *x = &p->v[i];
+    if (x->e != e) continue;
+    *gs = x->gs;
+    *re = x->re_ok ? &x->re : NULL;
+    *why = x->why[0] ? x->why : NULL;
+    return 0;
+  }
+  return -1;
+}
