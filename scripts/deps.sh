@@ -3,7 +3,7 @@
 # when they are missing. As root with apt-get, else through sudo.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3
-      libwebsockets-dev libjansson-dev libpng-dev zlib1g-dev libcmocka-dev
+      libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
       chromium chromium-headless-shell chromium-driver openjdk-17-jre-headless valgrind
       xvfb x11vnc websockify novnc josm imagemagick
       fonts-noto-core fonts-dejavu-core curl)

@@ -1,8 +1,8 @@
-/* Packed images: an image held deflated (zlib, fastest level) while nothing
- * looks at it, for snapshots a later step compares with. Screens are mostly
- * flat colour, so a 1225x813 map of 4 MB packs to tens of KB; noisy content
- * packs less, never worse than the pixels plus a few bytes per 16 KB.
- * Internal to the library (the runner's snapshots). */
+/* Packed images: an image held run-length coded while nothing looks at
+ * it, for snapshots a later step compares with. Screens are mostly flat
+ * colour, so a flat 1225x813 map of 4 MB packs to a few KB; noise packs
+ * to the pixels plus one byte per 128 of them. Internal to the library
+ * (the runner's snapshots). */
 #ifndef SC_IMAGE_PACK_H
 #define SC_IMAGE_PACK_H
 
@@ -12,7 +12,7 @@
 
 typedef struct sc__packed {
   int width, height;
-  unsigned char *data; /* deflate stream of the rows, tightly packed RGBA */
+  unsigned char *data; /* the rows, run-length coded (pack.c) */
   size_t len;
 } sc__packed;
 

@@ -104,9 +104,15 @@ static void settle_next(sc__runner *r) {
   if (rc < 0) settle_finish(r, rc);
 }
 
-void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done) {
+void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
+                       const sc__frame *seed) {
   sc__settle *st = &r->settle;
   sc__frame_free(&st->f);
+  sc_rect s;
+  /* No bytes to compare with (rawhash 0): the first capture is decoded and
+   * compared pixel by pixel. Out of memory: no seed, two captures. */
+  if (seed && sc__frame_sub(seed, clip, &s) == 0 && sc_image_crop(&st->f.img, seed->img, s) == 0)
+    st->f.clip = clip;
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
@@ -186,6 +192,7 @@ void sc__runner_clear(sc__runner *r) {
   if (r->timer && r->io.cancel) r->io.cancel(r->io.ctx, r->timer);
   r->timer = 0;
   sc__frame_free(&r->settle.f);
+  sc__frame_free(&r->last);
   sc__runner_snaps_clear(r);
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {

@@ -141,6 +141,8 @@ struct sc__runner {
   int cycle;                  /* 1-based, 0 in setup */
   sc__stepm sm;
   sc__settle settle;
+  sc__frame last;             /* the last step's last capture, until the next
+                                 step's at-rest capture has used it */
   uint64_t timer;             /* a pending timer of ours, 0 none */
   void (*timer_fn)(sc__runner *r);  /* what it runs */
   void (*after_park)(sc__runner *r);
@@ -173,8 +175,11 @@ void sc__runner_cancel(sc__runner *r, const char *why);
 /* Free everything the runner holds (not the result, not the page). */
 void sc__runner_clear(sc__runner *r);
 
-/* Internal parts of the machine, one file each. */
-void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done);
+/* Internal parts of the machine, one file each. seed: an earlier capture
+ * that covers clip (or NULL); when the first capture shows its pixels, the
+ * screen is at rest after one capture instead of two. */
+void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
+                       const sc__frame *seed);
 /* Run step st (need index ni): appends a result, then calls next(r, rc). */
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
 /* The machine moves on after a step (step.c calls it). */

@@ -46,7 +46,13 @@ static void finish(sc__runner *r, int rc) {
         res->scale_text = sc__strdup(sm->v[i].scale_text);
     }
   sc__frame_free(&sm->before);
-  sc__frame_free(&sm->cur);
+  /* The step's last capture may be the first of the next step's at-rest
+   * pair (it was taken before the settle wait and the park: if the next
+   * capture still shows the same pixels, nothing moved in between). */
+  if (rc == 0 && sm->cur.img)
+    sc__frame_move(&r->last, &sm->cur);
+  else
+    sc__frame_free(&sm->cur);
   sc__frame_free(&sm->prev);
   sc__free(sm->v);
   sc__free(sm->sb);
@@ -136,9 +142,13 @@ static void park_done(int status, const char *errmsg, void *ud) {
   if (!io_ok(r, status, errmsg)) return;
   sc__stepm *sm = &r->sm;
   if (sm->U.w > 0) {
-    sc__runner_settle(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_done);
+    sc__frame seed = r->last;
+    r->last = (sc__frame){0};
+    sc__runner_settle(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_done, &seed);
+    sc__frame_free(&seed);
     return;
   }
+  sc__frame_free(&r->last);
   gesture_begin(r);
 }
 

@@ -90,8 +90,12 @@ static void start_taken(sc__runner *r, int rc) {
 
 static void take_start(sc__runner *r) {
   const sc_step *first = r->s->nsteps ? &r->s->steps[0] : NULL;
+  sc__frame seed = r->last; /* the drift check's capture, or the last step's */
+  r->last = (sc__frame){0};
   sc__runner_settle(r, all_regions(r->s),
-                    sc__now_ms() + (first ? first->timeout_ms : SC__REST_WAIT_MS), start_taken);
+                    sc__now_ms() + (first ? first->timeout_ms : SC__REST_WAIT_MS), start_taken,
+                    &seed);
+  sc__frame_free(&seed);
 }
 
 /* ---- drift: after a cycle every drift region is compared with the
@@ -122,6 +126,8 @@ static void drift_taken(sc__runner *r, int rc) {
     else if ((long)diff > s->drift_max_pixels)
       rc = sc__result_drift(r->rr, r->cycle, reg->name, (long)diff);
   }
+  if (rc == 0) /* the next cycle's start may begin from it */
+    sc__frame_move(&r->last, &r->settle.f);
   sc__frame_free(&r->settle.f);
   sc__runner_snaps_release(r);
   if (rc < 0) {
@@ -134,7 +140,10 @@ static void drift_taken(sc__runner *r, int rc) {
 }
 
 static void take_drift(sc__runner *r) {
-  sc__runner_settle(r, all_regions(r->s), sc__now_ms() + SC__REST_WAIT_MS, drift_taken);
+  sc__frame seed = r->last;
+  r->last = (sc__frame){0};
+  sc__runner_settle(r, all_regions(r->s), sc__now_ms() + SC__REST_WAIT_MS, drift_taken, &seed);
+  sc__frame_free(&seed);
 }
 
 /* Another cycle? By count, or by duration since the first began. */

@@ -500,6 +500,33 @@ static void snapshots_are_packed_between_steps(void **st) {
   g_steps[1].expect = &g_changed;
 }
 
+/* The last capture of a step is the first of the next step's at-rest pair:
+ * when the screen still shows it after the settle wait and the park, one
+ * capture proves the screen at rest. When it changed in between, two are
+ * needed, as always. */
+static void a_step_starts_from_the_last_capture(void **st) {
+  (void)st;
+  g_steps[1].action.at = (sc_point){60, 20};
+  g_w.after = "K";
+  g_w.delay = 10;
+  const sc_step_result *r0 = step(0, 1);
+  assert_true(r0->passed);
+  double end0 = g_t;
+  g_w.after = "M";
+  assert_true(step(1, 1)->passed);
+  /* settle 300 ms after the click's reply, park (1 ms), one capture */
+  double settle_end = g_w.click_end[0] + 300;
+  assert_true(settle_end > end0);
+  assert_true(g_w.click_at[1] == settle_end + 1 + CAP);
+  /* Sabotage: the screen changes during the settle wait of the next step. */
+  double end1 = g_t;
+  g_w.ch[g_w.nch++] = (change){end1 + 100, 'P'};
+  g_w.after = "K";
+  assert_true(step(0, 2)->passed);
+  settle_end = g_w.click_end[1] + 300;
+  assert_true(g_w.click_at[2] == settle_end + 1 + 2 * CAP);
+}
+
 /* Pacing: a step that sees nothing for its whole 8 s backs off to one poll
  * per SC__BACKOFF_MAX_MS + a capture, instead of ~200 back to back, and
  * says so in idle_ms. */
@@ -604,6 +631,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
       cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
       cmocka_unit_test_setup_teardown(snapshots_are_packed_between_steps, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_step_starts_from_the_last_capture, setup, teardown),
       cmocka_unit_test_setup_teardown(a_still_screen_is_polled_less_and_less, setup, teardown),
       cmocka_unit_test_setup_teardown(a_late_change_is_seen_soon_after_it_happens, setup,
                                       teardown),
