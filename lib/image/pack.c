@@ -21,7 +21,29 @@
 
 void sc__packed_free(sc__packed *pk) {
   sc__free(pk->data);
+  sc__free(pk->rows);
   memset(pk, 0, sizeof *pk);
+}
+
+int sc__packed_dup(sc__packed *dst, const sc__packed *src) {
+  sc__packed n = *src;
+  n.data = sc__malloc(src->len ? src->len : 1);
+  n.rows = sc__malloc(src->height ? (size_t)src->height * sizeof *n.rows : 1);
+  if (!n.data || !n.rows) {
+    sc__free(n.data);
+    sc__free(n.rows);
+    return sc__err(SC_ENOMEM, "pack: out of memory");
+  }
+  memcpy(n.data, src->data, src->len);
+  memcpy(n.rows, src->rows, (size_t)src->height * sizeof *n.rows);
+  sc__packed_free(dst);
+  *dst = n;
+  return 0;
+}
+
+int sc__packed_equal(const sc__packed *a, const sc__packed *b) {
+  return a->data && b->data && a->width == b->width && a->height == b->height &&
+         a->len == b->len && !memcmp(a->data, b->data, a->len);
 }
 
 static size_t pack_row(unsigned char *o, const uint32_t *px, int w) {
@@ -59,57 +81,96 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
   if (h && row_max > SIZE_MAX / h) return sc__err(SC_ETOOBIG, "pack: image too large");
   unsigned char *out = sc__malloc(row_max * h + 1);
   uint32_t *row = sc__malloc(w * 4 + 4);
-  if (!out || !row) {
+  size_t *rows = sc__malloc(h ? h * sizeof *rows : 1);
+  if (!out || !row || !rows) {
     sc__free(out);
     sc__free(row);
+    sc__free(rows);
     return sc__err(SC_ENOMEM, "pack: out of memory");
   }
   size_t len = 0;
   for (size_t y = 0; y < h; y++) {
     memcpy(row, img->px + y * img->stride, w * 4); /* aligned 32-bit pixels */
+    rows[y] = len;
     len += pack_row(out + len, row, img->width);
   }
   sc__free(row);
   unsigned char *fit = sc__realloc(out, len ? len : 1);
   pk->data = fit ? fit : out;
+  pk->rows = rows;
   pk->len = len;
   pk->width = img->width;
   pk->height = img->height;
   return 0;
 }
 
-int sc__unpack(sc_image **out, const sc__packed *pk) {
-  *out = NULL;
-  sc_image *img = NULL;
-  int rc = sc__image_alloc(&img, pk->width, pk->height, 0);
-  if (rc < 0) return rc;
-  const unsigned char *p = pk->data, *end = pk->data + pk->len;
-  for (int y = 0; y < pk->height; y++) {
-    unsigned char *o = img->px + (size_t)y * img->stride;
-    int x = 0;
-    while (x < pk->width) {
-      if (p >= end) goto damaged;
-      unsigned t = *p++;
-      if (t < 0x80) {
-        size_t lit = t + 1;
-        if (lit > (size_t)(pk->width - x) || (size_t)(end - p) < lit * 4) goto damaged;
-        memcpy(o + (size_t)x * 4, p, lit * 4);
-        p += lit * 4;
-        x += (int)lit;
-      } else {
-        if (end - p < 5) goto damaged;
-        int run = (int)(((t & 0x7f) << 8) | *p++) + 2;
-        if (run > pk->width - x) goto damaged;
-        for (int k = 0; k < run; k++) memcpy(o + (size_t)(x + k) * 4, p, 4);
-        p += 4;
-        x += run;
-      }
+/* Decode row y of pk into o (width * 4 bytes). 0, or -1 when damaged. */
+static int unpack_row(const sc__packed *pk, int y, unsigned char *o) {
+  const unsigned char *p = pk->data + pk->rows[y];
+  const unsigned char *end = y + 1 < pk->height ? pk->data + pk->rows[y + 1] : pk->data + pk->len;
+  if (pk->rows[y] > pk->len || p > end) return -1;
+  int x = 0;
+  while (x < pk->width) {
+    if (p >= end) return -1;
+    unsigned t = *p++;
+    if (t < 0x80) {
+      size_t lit = t + 1;
+      if (lit > (size_t)(pk->width - x) || (size_t)(end - p) < lit * 4) return -1;
+      memcpy(o + (size_t)x * 4, p, lit * 4);
+      p += lit * 4;
+      x += (int)lit;
+    } else {
+      if (end - p < 5) return -1;
+      int run = (int)(((t & 0x7f) << 8) | *p++) + 2;
+      if (run > pk->width - x) return -1;
+      for (int k = 0; k < run; k++) memcpy(o + (size_t)(x + k) * 4, p, 4);
+      p += 4;
+      x += run;
     }
   }
-  if (p != end) goto damaged;
+  return p == end ? 0 : -1;
+}
+
+int sc__unpack_rect(sc_image **out, const sc__packed *pk, sc_rect r) {
+  *out = NULL;
+  if (r.x < 0 || r.y < 0 || r.w <= 0 || r.h <= 0 || r.x > pk->width - r.w ||
+      r.y > pk->height - r.h)
+    return sc__err(SC_EINVAL, "unpack: %d,%d %dx%d is not inside %dx%d", r.x, r.y, r.w, r.h,
+                   pk->width, pk->height);
+  int whole = r.x == 0 && r.w == pk->width;
+  sc_image *img = NULL;
+  int rc = sc__image_alloc(&img, r.w, r.h, 0);
+  if (rc < 0) return rc;
+  unsigned char *row = whole ? NULL : sc__malloc((size_t)pk->width * 4);
+  if (!whole && !row) {
+    sc_image_free(img);
+    return sc__err(SC_ENOMEM, "unpack: out of memory");
+  }
+  for (int y = 0; y < r.h; y++) {
+    unsigned char *o = img->px + (size_t)y * img->stride;
+    if (unpack_row(pk, r.y + y, whole ? o : row) < 0) {
+      sc__free(row);
+      sc_image_free(img);
+      return sc__err(SC_EFORMAT, "unpack: packed image is damaged");
+    }
+    if (!whole) memcpy(o, row + (size_t)r.x * 4, (size_t)r.w * 4);
+  }
+  sc__free(row);
   *out = img;
   return 0;
-damaged:
-  sc_image_free(img);
-  return sc__err(SC_EFORMAT, "unpack: packed image is damaged");
+}
+
+int sc__unpack(sc_image **out, const sc__packed *pk) {
+  *out = NULL;
+  if (pk->width <= 0 || pk->height <= 0) {
+    sc_image *img = NULL;
+    int rc = sc__image_alloc(&img, pk->width, pk->height, 0);
+    if (rc == 0 && pk->len) {
+      sc_image_free(img);
+      return sc__err(SC_EFORMAT, "unpack: packed image is damaged");
+    }
+    *out = img;
+    return rc;
+  }
+  return sc__unpack_rect(out, pk, (sc_rect){0, 0, pk->width, pk->height});
 }

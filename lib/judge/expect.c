@@ -9,13 +9,21 @@
 
 /* Differing pixels between region r of frames a and b. -1 if r is not in both. */
 static long diff_count(const sc__frame *a, const sc__frame *b, sc_rect r, double threshold) {
-  sc_rect ra, rb;
-  if (sc__frame_sub(a, r, &ra) < 0 || sc__frame_sub(b, r, &rb) < 0) return -1;
   size_t n = 0;
   sc_diff_options o = SC_DIFF_OPTIONS_INIT;
   o.threshold = threshold;
-  if (sc_image_diff(&n, NULL, NULL, a->img, ra, b->img, rb, &o) < 0) return -1;
-  return (long)n;
+  return sc__frame_diff(&n, NULL, a, b, r, &o) == 0 ? (long)n : -1;
+}
+
+/* Pixels of colour e->rgb in guest rect r of f; -1 when r is not in f. */
+static long color_count(const sc__frame *f, sc_rect r, const sc_expect *e) {
+  const sc_image *img;
+  sc_image *tmp;
+  sc_rect s;
+  if (sc__frame_view(f, r, &img, &s, &tmp) != 0) return -1;
+  long n = (long)sc_image_count_color(img, s, e->rgb, e->color_tol);
+  sc_image_free(tmp);
+  return n;
 }
 
 static long allowed(const sc_expect *e, sc_rect r) {
@@ -88,19 +96,14 @@ static int judge_equals(sc__verdict *v, const sc_expect *e, const char *rn, sc_r
 
 static int judge_color(sc__verdict *v, const sc_expect *e, const char *rn, sc_rect r,
                        const sc__judge_ctx *c) {
-  sc_rect s;
-  if (sc__frame_sub(c->cur, r, &s) < 0)
-    return snprintf(v->reason, sizeof v->reason, "%s: not captured", rn), 0;
+  long n = color_count(c->cur, r, e);
+  if (n < 0) return snprintf(v->reason, sizeof v->reason, "%s: not captured", rn), 0;
   long min = e->min_pixels > 0 ? e->min_pixels : 1;
-  long n = (long)sc_image_count_color(c->cur->img, s, e->rgb, e->color_tol);
   v->pixels = n;
   v->holds = e->absent ? n < min : n >= min;
   /* Did the colour's presence flip compared with before the gesture? */
-  sc_rect b;
-  if (sc__frame_sub(c->before, r, &b) == 0) {
-    long nb = (long)sc_image_count_color(c->before->img, b, e->rgb, e->color_tol);
-    v->shows_change = v->holds && ((nb >= min) != (n >= min));
-  }
+  long nb = color_count(c->before, r, e);
+  if (nb >= 0) v->shows_change = v->holds && ((nb >= min) != (n >= min));
   if (e->absent)
     snprintf(v->reason, sizeof v->reason, "color %06x %s in %s (%ld px, %s %ld)", e->rgb,
              v->holds ? "absent" : "present", rn, n, "want <", min);

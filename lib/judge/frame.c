@@ -1,4 +1,5 @@
-/* Frames: a capture of a guest rectangle, and exact comparisons on them. */
+/* Frames: a capture of a guest rectangle, held decoded or packed, and exact
+ * comparisons on them. */
 #include <string.h>
 
 #include "core/core.h"
@@ -6,6 +7,7 @@
 
 void sc__frame_free(sc__frame *f) {
   sc_image_free(f->img);
+  sc__packed_free(&f->pk);
   f->img = NULL;
   f->rawhash = 0;
   f->rawlen = 0;
@@ -14,26 +16,97 @@ void sc__frame_free(sc__frame *f) {
 void sc__frame_move(sc__frame *dst, sc__frame *src) {
   sc__frame_free(dst);
   *dst = *src;
-  src->img = NULL;
-  src->rawhash = 0;
-  src->rawlen = 0;
+  memset(src, 0, sizeof *src);
+}
+
+int sc__frame_hold(sc__frame *f) {
+  if (!f->img) return 0;
+  if (!f->pk.data) {
+    int rc = sc__pack(&f->pk, f->img);
+    if (rc < 0) return rc;
+  }
+  sc_image_free(f->img);
+  f->img = NULL;
+  return 0;
+}
+
+int sc__frame_pixels(sc__frame *f) {
+  if (f->img || !f->pk.data) return 0;
+  return sc__unpack(&f->img, &f->pk);
+}
+
+/* The frame's size, decoded or packed. */
+static void frame_size(const sc__frame *f, int *w, int *h) {
+  *w = f->img ? f->img->width : f->pk.width;
+  *h = f->img ? f->img->height : f->pk.height;
 }
 
 int sc__frame_sub(const sc__frame *f, sc_rect r, sc_rect *out) {
-  if (!f || !f->img) return -1;
+  if (!sc__frame_has(f)) return -1;
+  int w, h;
+  frame_size(f, &w, &h);
   sc_rect s = {r.x - f->clip.x, r.y - f->clip.y, r.w, r.h};
-  if (s.x < 0 || s.y < 0 || s.x + s.w > f->img->width || s.y + s.h > f->img->height) return -1;
+  if (s.x < 0 || s.y < 0 || s.w <= 0 || s.h <= 0 || s.x + s.w > w || s.y + s.h > h) return -1;
   *out = s;
   return 0;
 }
 
-int sc__frame_equal(const sc__frame *a, const sc__frame *b, sc_rect r) {
-  sc_rect ra, rb;
-  if (sc__frame_sub(a, r, &ra) < 0 || sc__frame_sub(b, r, &rb) < 0) return 0;
-  for (int y = 0; y < r.h; y++) {
-    const uint8_t *pa = a->img->px + (size_t)(ra.y + y) * a->img->stride + (size_t)ra.x * 4;
-    const uint8_t *pb = b->img->px + (size_t)(rb.y + y) * b->img->stride + (size_t)rb.x * 4;
-    if (memcmp(pa, pb, (size_t)r.w * 4) != 0) return 0;
+int sc__frame_view(const sc__frame *f, sc_rect r, const sc_image **img, sc_rect *sub,
+                   sc_image **tmp) {
+  *tmp = NULL;
+  sc_rect s;
+  if (sc__frame_sub(f, r, &s) < 0) return -1;
+  if (f->img) {
+    *img = f->img;
+    *sub = s;
+    return 0;
   }
-  return 1;
+  int rc = sc__unpack_rect(tmp, &f->pk, s);
+  if (rc < 0) return rc;
+  *img = *tmp;
+  *sub = (sc_rect){0, 0, s.w, s.h};
+  return 0;
+}
+
+int sc__frame_crop(sc_image **out, const sc__frame *f, sc_rect r) {
+  *out = NULL;
+  const sc_image *img;
+  sc_image *tmp;
+  sc_rect s;
+  int rc = sc__frame_view(f, r, &img, &s, &tmp);
+  if (rc != 0) return rc;
+  if (tmp) {
+    *out = tmp;
+    return 0;
+  }
+  return sc_image_crop(out, img, s);
+}
+
+int sc__frame_diff(size_t *n, sc_image **diff, const sc__frame *a, const sc__frame *b, sc_rect r,
+                   const sc_diff_options *o) {
+  const sc_image *ia, *ib;
+  sc_image *ta, *tb = NULL;
+  sc_rect ra, rb;
+  int rc = sc__frame_view(a, r, &ia, &ra, &ta);
+  if (rc == 0) rc = sc__frame_view(b, r, &ib, &rb, &tb);
+  if (rc == 0) rc = sc_image_diff(n, NULL, diff, ia, ra, ib, rb, o);
+  sc_image_free(ta);
+  sc_image_free(tb);
+  return rc;
+}
+
+int sc__frame_equal(const sc__frame *a, const sc__frame *b, sc_rect r) {
+  const sc_image *ia, *ib;
+  sc_image *ta, *tb = NULL;
+  sc_rect ra, rb;
+  if (sc__frame_view(a, r, &ia, &ra, &ta) != 0) return 0;
+  int eq = sc__frame_view(b, r, &ib, &rb, &tb) == 0;
+  for (int y = 0; eq && y < r.h; y++) {
+    const uint8_t *pa = ia->px + (size_t)(ra.y + y) * ia->stride + (size_t)ra.x * 4;
+    const uint8_t *pb = ib->px + (size_t)(rb.y + y) * ib->stride + (size_t)rb.x * 4;
+    eq = memcmp(pa, pb, (size_t)r.w * 4) == 0;
+  }
+  sc_image_free(ta);
+  sc_image_free(tb);
+  return eq;
 }

@@ -6,22 +6,40 @@
 #include <regex.h>
 #include <stdint.h>
 
+#include "image/pack.h"
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/text.h"
 
-/* A capture of guest rectangle clip; img pixel (0,0) is guest (clip.x, clip.y). */
+/* A capture of guest rectangle clip; pixel (0,0) is guest (clip.x, clip.y).
+ * Its pixels are decoded (img), packed (pk: held between uses, a fraction
+ * of the size on a flat screen), or both. */
 typedef struct sc__frame {
   sc_image *img;
+  sc__packed pk;
   sc_rect clip;
   uint64_t rawhash; /* sc__hash64 of the capture as received (encoded); 0 none */
   size_t rawlen;
 } sc__frame;
 
-/* Free a frame's image and bytes; the frame is left empty. */
+/* Free a frame's pixels; the frame is left empty. */
 void sc__frame_free(sc__frame *f);
 /* Move src into dst (dst freed first); src is left empty. */
 void sc__frame_move(sc__frame *dst, sc__frame *src);
+/* Hold f packed: pack its pixels (unless packed already) and free the
+ * decoded ones. 0 or negative (f unchanged). */
+int sc__frame_hold(sc__frame *f);
+/* Make sure f's pixels are decoded (unpack when held packed). */
+int sc__frame_pixels(sc__frame *f);
+/* A frame's pixels or nothing. */
+static inline int sc__frame_has(const sc__frame *f) { return f && (f->img || f->pk.data); }
+
+/* Pixels of guest rect r of frame f, decoded or packed: *img and *sub
+ * point into f's image when it is decoded; else r alone is unpacked into a
+ * new image, *tmp (the caller frees it; NULL otherwise). 0; -1 when r is
+ * not inside f (no message); negative sc_error when unpacking failed. */
+int sc__frame_view(const sc__frame *f, sc_rect r, const sc_image **img, sc_rect *sub,
+                   sc_image **tmp);
 
 /* A scale-bar reading reduced to what judging needs. */
 typedef struct sc__scale {
@@ -77,7 +95,15 @@ int sc__frame_sub(const sc__frame *f, sc_rect r, sc_rect *out);
 /* Judge one expectation (index ei of step) on ctx->cur. */
 int sc__judge_expect(sc__verdict *v, const sc_step *step, size_t ei, const sc__judge_ctx *ctx);
 
-/* Two frames identical over guest rect r (exact bytes). */
+/* Guest rect r of f as a new image (the caller's). 0; -1 when r is not in
+ * f; negative sc_error. */
+int sc__frame_crop(sc_image **out, const sc__frame *f, sc_rect r);
+/* sc_image_diff over guest rect r of frames a and b (decoded or packed):
+ * *n differing pixels, *diff the diff image when diff is not NULL. 0; -1
+ * when r is not in both; negative sc_error. */
+int sc__frame_diff(size_t *n, sc_image **diff, const sc__frame *a, const sc__frame *b, sc_rect r,
+                   const sc_diff_options *o);
+/* Two frames identical over guest rect r (exact bytes; decoded or packed). */
 int sc__frame_equal(const sc__frame *a, const sc__frame *b, sc_rect r);
 
 /* Read the scale bar in guest rect r of frame f with a profile. */

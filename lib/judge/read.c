@@ -8,13 +8,16 @@
 
 void sc__scale_read(sc__scale *out, const sc__frame *f, sc_rect r, const char *profile) {
   memset(out, 0, sizeof *out);
+  const sc_image *img;
+  sc_image *tmp;
   sc_rect s;
-  if (sc__frame_sub(f, r, &s) < 0) {
+  if (sc__frame_view(f, r, &img, &s, &tmp) != 0) {
     snprintf(out->why, sizeof out->why, "region not captured");
     return;
   }
   sc_scale_reading rd;
-  int rc = sc_scalebar_read(&rd, f->img, s, profile ? profile : "josm", NULL);
+  int rc = sc_scalebar_read(&rd, img, s, profile ? profile : "josm", NULL);
+  sc_image_free(tmp);
   if (rc < 0) {
     snprintf(out->why, sizeof out->why, "%s", sc_errmsg());
     return;
@@ -32,10 +35,14 @@ void sc__scale_read(sc__scale *out, const sc__frame *f, sc_rect r, const char *p
 
 int sc__text_read(char *buf, size_t len, const sc__frame *f, sc_rect r, const sc_glyphset *gs) {
   buf[0] = '\0';
+  const sc_image *img;
+  sc_image *tmp;
   sc_rect s;
-  if (sc__frame_sub(f, r, &s) < 0) return sc__err(SC_EINVAL, "text: region not captured");
+  if (sc__frame_view(f, r, &img, &s, &tmp) != 0)
+    return sc__err(SC_EINVAL, "text: region not captured");
   sc_text_result tr;
-  int rc = sc_text_read(&tr, f->img, s, gs, NULL);
+  int rc = sc_text_read(&tr, img, s, gs, NULL);
+  sc_image_free(tmp);
   if (rc == 0) snprintf(buf, len, "%s", tr.text);
   return rc;
 }

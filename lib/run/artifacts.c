@@ -18,10 +18,8 @@ static int add_artifact(sc_step_result *res, const char *path) {
 }
 
 static int save_region(const sc__frame *f, sc_rect rr, const char *path) {
-  sc_rect s;
-  if (sc__frame_sub(f, rr, &s) < 0) return -1;
   sc_image *img = NULL;
-  int rc = sc_image_crop(&img, f->img, s);
+  int rc = sc__frame_crop(&img, f, rr);
   if (rc == 0) rc = sc_image_save_png(img, path);
   sc_image_free(img);
   return rc;
@@ -30,7 +28,7 @@ static int save_region(const sc__frame *f, sc_rect rr, const char *path) {
 void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region, sc_rect rr,
                           const sc__frame *before, const sc__frame *after, int cycle) {
   const char *dir = r->report_dir;
-  if (!dir || !before->img || !after->img) return;
+  if (!dir || !sc__frame_has(before) || !sc__frame_has(after)) return;
   if (mkdir(dir, 0755) < 0 && errno != EEXIST) return;
   char base[1024], path[1100];
   snprintf(base, sizeof base, "%s/c%d-%s-%s", dir, cycle, res->step_id, region);
@@ -38,11 +36,9 @@ void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region
   if (save_region(before, rr, path) == 0) add_artifact(res, path);
   snprintf(path, sizeof path, "%s-after.png", base);
   if (save_region(after, rr, path) == 0) add_artifact(res, path);
-  sc_rect a, b;
   sc_image *diff = NULL;
   size_t n = 0;
-  if (sc__frame_sub(before, rr, &a) == 0 && sc__frame_sub(after, rr, &b) == 0 &&
-      sc_image_diff(&n, NULL, &diff, before->img, a, after->img, b, NULL) == 0) {
+  if (sc__frame_diff(&n, &diff, before, after, rr, NULL) == 0) {
     snprintf(path, sizeof path, "%s-diff.png", base);
     if (sc_image_save_png(diff, path) == 0) add_artifact(res, path);
   }

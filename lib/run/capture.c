@@ -1,6 +1,6 @@
 /* Captures for judging: taking one (decode, or copy when the bytes are
  * known), the settled capture (two identical in a row) as a small machine,
- * named snapshots (held packed, unpacked while a step compares with them)
+ * named snapshots (held packed; checks unpack the regions they compare)
  * and baseline images. */
 #include <string.h>
 
@@ -17,7 +17,7 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b) {
 }
 
 static int same_capture(const sc__frame *k, sc_rect clip, uint64_t h, size_t len) {
-  return k && k->img && k->rawhash == h && k->rawlen == len &&
+  return sc__frame_has(k) && k->rawhash == h && k->rawlen == len &&
          !memcmp(&k->clip, &clip, sizeof clip);
 }
 
@@ -29,18 +29,30 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, c
     *same = 1; /* the bytes as received are the last capture's: so are its pixels */
     return 0;
   }
-  sc_image *img = NULL;
+  sc__frame n = {.clip = clip, .rawhash = h, .rawlen = len};
   int rc;
-  if (same_capture(also, clip, h, len)) /* same bytes, same pixels: copy, do not decode */
-    rc = sc_image_crop(&img, also->img, (sc_rect){0, 0, also->img->width, also->img->height});
-  else
-    rc = r->io.decode(r->io.ctx, &img, raw, len, clip);
-  if (rc < 0) return rc;
-  if (f->img && !memcmp(&f->clip, &clip, sizeof clip) &&
-      sc__frame_equal(f, &(sc__frame){.img = img, .clip = clip}, clip)) {
-    /* other bytes, the same picture: still the same capture */
-    sc_image_free(img);
-    f->rawhash = h;
+  if (same_capture(also, clip, h, len)) { /* same bytes, same pixels: copy, do not decode */
+    rc = also->img ? sc__frame_crop(&n.img, also, clip) : sc__packed_dup(&n.pk, &also->pk);
+    if (rc == 0) rc = sc__frame_pixels(&n);
+  } else {
+    rc = r->io.decode(r->io.ctx, &n.img, raw, len, clip);
+  }
+  /* Other bytes, maybe the same picture. A held (packed) frame compares
+   * packed: equal pixels pack to equal bytes, and n is packed anyway to be
+   * held later. */
+  int eq = 0;
+  if (rc == 0 && sc__frame_has(f) && !memcmp(&f->clip, &clip, sizeof clip)) {
+    if (f->img)
+      eq = sc__frame_equal(f, &n, clip);
+    else if (!n.pk.data && (rc = sc__pack(&n.pk, n.img)) == 0)
+      eq = sc__packed_equal(&f->pk, &n.pk);
+    else
+      eq = rc == 0 && sc__packed_equal(&f->pk, &n.pk);
+  }
+  if (rc < 0 || eq) {
+    sc__frame_free(&n);
+    if (rc < 0) return rc;
+    f->rawhash = h; /* still the same capture */
     f->rawlen = len;
     *same = 1;
     return 0;
@@ -49,10 +61,7 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, c
     sc__frame_move(old, f);
   else
     sc__frame_free(f);
-  f->img = img;
-  f->clip = clip;
-  f->rawhash = h;
-  f->rawlen = len;
+  sc__frame_move(f, &n);
   return 0;
 }
 
@@ -84,6 +93,8 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   int same = 0;
   int rc = sc__runner_reply(r, status, errmsg);
   if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
+  /* held packed until the next capture (or whoever takes it) looks at it */
+  if (rc == 0) rc = sc__frame_hold(&st->f);
   if (rc < 0) {
     settle_finish(r, rc);
     return;
@@ -108,11 +119,12 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
                        const sc__frame *seed) {
   sc__settle *st = &r->settle;
   sc__frame_free(&st->f);
-  sc_rect s;
   /* No bytes to compare with (rawhash 0): the first capture is decoded and
    * compared pixel by pixel. Out of memory: no seed, two captures. */
-  if (seed && sc__frame_sub(seed, clip, &s) == 0 && sc_image_crop(&st->f.img, seed->img, s) == 0)
+  if (seed && sc__frame_crop(&st->f.img, seed, clip) == 0) {
     st->f.clip = clip;
+    if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
+  }
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
@@ -133,28 +145,17 @@ int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f) {
     if (!sn->name) return sc__err(SC_ENOMEM, "runner: out of memory");
     r->nsnaps++;
   }
-  sc__frame_free(&sn->dec);
-  sn->clip = f->clip;
-  return sc__pack(&sn->pk, f->img);
+  sc__frame_free(&sn->f);
+  sn->f.clip = f->clip;
+  return f->pk.data ? sc__packed_dup(&sn->f.pk, &f->pk) : sc__pack(&sn->f.pk, f->img);
 }
 
 const sc__frame *sc__runner_snap_get(void *ud, const char *name) {
   sc__runner *r = ud;
-  for (size_t i = 0; i < r->nsnaps; i++) {
-    sc__snap *sn = &r->snaps[i];
-    if (strcmp(sn->name, name)) continue;
-    if (!sn->pk.data) return NULL; /* its packing failed */
-    if (!sn->dec.img) {
-      if (sc__unpack(&sn->dec.img, &sn->pk) < 0) return NULL;
-      sn->dec.clip = sn->clip;
-    }
-    return &sn->dec;
-  }
+  for (size_t i = 0; i < r->nsnaps; i++)
+    if (!strcmp(r->snaps[i].name, name))
+      return sc__frame_has(&r->snaps[i].f) ? &r->snaps[i].f : NULL;
   return NULL;
-}
-
-void sc__runner_snaps_release(sc__runner *r) {
-  for (size_t i = 0; i < r->nsnaps; i++) sc__frame_free(&r->snaps[i].dec);
 }
 
 const sc_image *sc__runner_baseline(void *ud, const char *path) {
@@ -182,8 +183,7 @@ const sc_image *sc__runner_baseline(void *ud, const char *path) {
 void sc__runner_snaps_clear(sc__runner *r) {
   for (size_t i = 0; i < r->nsnaps; i++) {
     sc__free(r->snaps[i].name);
-    sc__frame_free(&r->snaps[i].dec);
-    sc__packed_free(&r->snaps[i].pk);
+    sc__frame_free(&r->snaps[i].f);
   }
   r->nsnaps = 0;
 }

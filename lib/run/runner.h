@@ -41,12 +41,10 @@ typedef struct sc__runner_io {
 sc__runner_io sc__runner_page_io(sc_page *p);
 
 /* A snapshot is held packed (image/pack.h: a few KB for a flat 4 MB
- * screen) and unpacked into dec only while a step compares with it. */
+ * screen); a check unpacks only the region it compares. */
 typedef struct sc__snap {
   char *name;       /* "start" or a step id */
-  sc_rect clip;
-  sc__packed pk;
-  sc__frame dec;    /* unpacked, or empty */
+  sc__frame f;      /* packed */
 } sc__snap;
 
 typedef struct sc__baseline {
@@ -88,7 +86,8 @@ typedef struct sc__stepm {
   size_t ni;                /* index into r->need */
   sc_step_result *res;
   sc_rect U;
-  sc__frame before, cur;    /* at rest before the gesture; the last capture */
+  sc__frame before, cur;    /* at rest before the gesture; the last capture
+                               (both held packed between captures) */
   sc__frame prev;           /* the capture before cur: only for a step with a
                                "stable" expectation (else no pixels) */
   int keep_prev;
@@ -205,12 +204,8 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, c
 
 /* Remember f's pixels under a name (replacing an older one), packed. */
 int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f);
-/* A snapshot, unpacked until sc__runner_snaps_release; NULL when unknown
- * (or it cannot be unpacked: sc_errmsg() says why). */
+/* A snapshot (packed); NULL when unknown. */
 const sc__frame *sc__runner_snap_get(void *r, const char *name);
-/* Drop the unpacked pixels of every snapshot (a step or the drift check is
- * done with them); the packed ones stay. */
-void sc__runner_snaps_release(sc__runner *r);
 /* Forget every snapshot (a new cycle starts: none may leak into it). */
 void sc__runner_snaps_clear(sc__runner *r);
 const sc_image *sc__runner_baseline(void *r, const char *path);

@@ -49,7 +49,7 @@ static void finish(sc__runner *r, int rc) {
   /* The step's last capture may be the first of the next step's at-rest
    * pair (it was taken before the settle wait and the park: if the next
    * capture still shows the same pixels, nothing moved in between). */
-  if (rc == 0 && sm->cur.img)
+  if (rc == 0 && sc__frame_has(&sm->cur))
     sc__frame_move(&r->last, &sm->cur);
   else
     sc__frame_free(&sm->cur);
@@ -58,7 +58,6 @@ static void finish(sc__runner *r, int rc) {
   sc__free(sm->sb);
   sm->v = NULL;
   sm->sb = NULL;
-  sc__runner_snaps_release(r);
   sc__runner_step_end(r, rc);
 }
 
@@ -222,7 +221,7 @@ static int judge(sc__runner *r, sc__frame *f, sc__frame *prev, const char *raw, 
     return 0;
   }
   sm->ctx.cur = f;
-  sm->ctx.prev = prev && prev->img ? prev : NULL;
+  sm->ctx.prev = sc__frame_has(prev) ? prev : NULL;
   sm->ctx.elapsed_ms = t;
   int change = 0;
   for (size_t i = 0; i < sm->st->nexpect; i++) {
@@ -346,7 +345,7 @@ static void timed_out(sc__runner *r, size_t first_bad) {
     const sc__frame *ref = &sm->before;
     if (e->kind == SC_EXPECT_EQUALS && e->snapshot && sc__runner_snap_get(r, e->snapshot))
       ref = sc__runner_snap_get(r, e->snapshot);
-    else if (e->kind == SC_EXPECT_STABLE && sm->prev.img)
+    else if (e->kind == SC_EXPECT_STABLE && sc__frame_has(&sm->prev))
       ref = &sm->prev;
     sc__runner_artifacts(r, sm->res, r->s->regions[e->region].name, r->s->regions[e->region].r,
                          ref, &sm->cur, r->cycle);
@@ -412,6 +411,10 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
   }
   if (sm->last_t >= sm->st->timeout_ms) {
     timed_out(r, first_bad);
+    return;
+  }
+  if ((rc = sc__frame_hold(&sm->cur)) < 0) { /* packed until the next capture */
+    finish(r, rc);
     return;
   }
   pace(r, stable);

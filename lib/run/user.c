@@ -116,12 +116,10 @@ static void drift_taken(sc__runner *r, int rc) {
   size_t n = s->ndrift ? s->ndrift : s->nregions;
   for (size_t i = 0; i < n && rc == 0; i++) {
     const sc_region *reg = &s->regions[s->ndrift ? (size_t)s->drift_regions[i] : i];
-    sc_rect a, b;
     size_t diff = 0;
     sc_diff_options dopt = SC_DIFF_OPTIONS_INIT;
     dopt.threshold = s->drift_threshold;
-    if (!comparable || sc__frame_sub(start, reg->r, &a) < 0 || sc__frame_sub(f, reg->r, &b) < 0 ||
-        sc_image_diff(&diff, NULL, NULL, start->img, a, f->img, b, &dopt) < 0)
+    if (!comparable || sc__frame_diff(&diff, NULL, start, f, reg->r, &dopt) != 0)
       rc = sc__result_drift(r->rr, r->cycle, reg->name, -1);
     else if ((long)diff > s->drift_max_pixels)
       rc = sc__result_drift(r->rr, r->cycle, reg->name, (long)diff);
@@ -129,7 +127,6 @@ static void drift_taken(sc__runner *r, int rc) {
   if (rc == 0) /* the next cycle's start may begin from it */
     sc__frame_move(&r->last, &r->settle.f);
   sc__frame_free(&r->settle.f);
-  sc__runner_snaps_release(r);
   if (rc < 0) {
     end(r, rc);
     return;

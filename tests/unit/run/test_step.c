@@ -47,6 +47,7 @@ typedef struct world {
 } world;
 
 static world g_w;
+static sc__runner g_r;
 
 /* Each user may have a world of its own (the io ctx); NULL is g_w. */
 static world *world_of(void *ctx) { return ctx ? ctx : &g_w; }
@@ -147,10 +148,21 @@ static int f_key(void *ctx, const char *key, int repeat, sc__io_done cb, void *u
   post(g_t, 0, (void *)cb, ud);
   return 0;
 }
+/* Memory: while a capture is on its way, the runner holds no decoded
+ * pixels (at-rest pair, before, last capture, snapshots: all packed). */
+static int g_held_checks, g_held_checks_failed;
+static void check_held(const sc__runner *r) {
+  g_held_checks++;
+  int bad = r->settle.f.img || r->sm.before.img || r->sm.cur.img || r->sm.prev.img || r->last.img;
+  for (size_t i = 0; i < r->nsnaps; i++) bad |= r->snaps[i].f.img != NULL;
+  g_held_checks_failed += bad;
+}
+
 static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
                      void *ud) {
   world *w = world_of(ctx);
   (void)clip, (void)fast, (void)timeout_ms;
+  if (ud == &g_r) check_held(&g_r);
   post(g_t + CAP, 1, (void *)cb, ud)->world = w;
   return 0;
 }
@@ -186,7 +198,6 @@ static sc_expect g_changed = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold
                               .min_pixels = 1};
 static sc_step g_steps[2];
 static sc_scenario g_s;
-static sc__runner g_r;
 static sc_run_result g_rr;
 
 static const sc__runner_io k_io = {f_move, f_click, f_notch, f_key, f_capture,
@@ -209,6 +220,7 @@ static int setup(void **st) {
   memset(g_ev, 0, sizeof g_ev);
   g_t = 1000;
   g_decode_ms = 0;
+  g_held_checks = g_held_checks_failed = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
   g_s.regions = g_regions;
@@ -490,13 +502,17 @@ static void snapshots_are_packed_between_steps(void **st) {
   assert_true(step(0, 1)->passed);
   assert_int_equal(g_r.nsnaps, 1);
   assert_string_equal(g_r.snaps[0].name, "first");
-  assert_null(g_r.snaps[0].dec.img);
-  assert_true(g_r.snaps[0].pk.len > 0 && g_r.snaps[0].pk.len < (size_t)W * H * 4 / 4);
+  assert_null(g_r.snaps[0].f.img);
+  assert_true(g_r.snaps[0].f.pk.len > 0 && g_r.snaps[0].f.pk.len < (size_t)W * H * 4 / 4);
   g_w.after = "A"; /* back to the picture "first" started from */
   const sc_step_result *res = step(1, 1);
   if (!res->passed) fail_msg("%s", res->reason);
   assert_non_null(strstr(res->reason, "r equals snapshot first"));
-  assert_null(g_r.snaps[0].dec.img);
+  assert_null(g_r.snaps[0].f.img);
+  assert_null(g_r.last.img); /* the step's last capture, kept packed */
+  assert_non_null(g_r.last.pk.data);
+  assert_int_equal(g_held_checks_failed, 0);
+  assert_true(g_held_checks >= 6);
   g_steps[1].expect = &g_changed;
 }
 
