@@ -200,12 +200,65 @@ static int on_event(sc__cdp *c, json_t *root, const char *method) {
   return rc;
 }
 
+/* The big message a run receives again and again is a screenshot reply,
+ * {"id":N,"result":{"data":"<base64>"}} with ,"sessionId":"<id>" before
+ * the last brace: jansson's parse of its megabyte of base64 was a tenth of
+ * the library's CPU per step. This reads exactly that shape (as Chromium
+ * writes it) and builds the same tree, the string taken as it stands: a
+ * JSON string without a backslash has no escapes, so its bytes are its
+ * value (anything that is not base64 is refused when it is decoded).
+ * Any other shape: NULL, and jansson parses the message. */
+#define SC__CDP_FAST_MIN 4096
+static int lit(const char *s, size_t n, size_t *i, const char *want) {
+  size_t k = strlen(want);
+  if (n - *i < k || memcmp(s + *i, want, k) != 0) return 0;
+  *i += k;
+  return 1;
+}
+
+static json_t *data_reply(const char *s, size_t n) {
+  size_t i = 0;
+  if (n < SC__CDP_FAST_MIN || !lit(s, n, &i, "{\"id\":")) return NULL;
+  json_int_t id = 0;
+  size_t digits = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && digits < 18; i++, digits++)
+    id = id * 10 + (s[i] - '0');
+  if (!digits || !lit(s, n, &i, ",\"result\":{\"data\":\"")) return NULL;
+  const char *data = s + i, *q = memchr(data, '"', n - i);
+  if (!q || memchr(data, '\\', (size_t)(q - data))) return NULL;
+  size_t dlen = (size_t)(q - data);
+  i += dlen + 1;
+  const char *sid = NULL;
+  size_t slen = 0;
+  if (!lit(s, n, &i, "}")) return NULL;
+  if (lit(s, n, &i, ",\"sessionId\":\"")) {
+    sid = s + i;
+    const char *e = memchr(sid, '"', n - i);
+    if (!e || memchr(sid, '\\', (size_t)(e - sid))) return NULL;
+    slen = (size_t)(e - sid);
+    i += slen + 1;
+  }
+  if (!lit(s, n, &i, "}") || i != n) return NULL;
+  json_t *root = json_object(), *result = json_object();
+  if (!root || !result || json_object_set_new(root, "id", json_integer(id)) ||
+      json_object_set_new(result, "data", json_stringn_nocheck(data, dlen)) ||
+      (sid && json_object_set_new(root, "sessionId", json_stringn(sid, slen))) ||
+      json_object_set(root, "result", result)) {
+    json_decref(result);
+    json_decref(root);
+    return NULL; /* out of memory: jansson's parse says so */
+  }
+  json_decref(result);
+  return root;
+}
+
 int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len) {
   if (c->closed) return sc__err(SC_ECLOSED, "cdp: message after close");
   if (len > c->max_bytes) return sc__cdp_feed_oversized(c, msg, len, len);
   json_error_t je;
   memset(&je, 0, sizeof je); /* jansson leaves it unset on some OOM paths */
-  json_t *root = json_loadb(msg, len, 0, &je);
+  json_t *root = data_reply(msg, len);
+  if (!root) root = json_loadb(msg, len, 0, &je);
   if (!root) {
     if (json_error_code(&je) == json_error_out_of_memory)
       return sc__err(SC_ENOMEM, "cdp: out of memory parsing a %zu byte message", len);

@@ -119,6 +119,10 @@ static int decode(decode_ctx *c, const sc_png_limits *lim) {
   png_set_chunk_malloc_max(c->png, SC_PNG_CHUNK_MALLOC_MAX);
   png_set_chunk_cache_max(c->png, SC_PNG_CHUNK_CACHE_MAX);
   png_set_read_fn(c->png, c, on_read);
+  if (lim->skip_checksums) {
+    png_set_crc_action(c->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+    png_set_option(c->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+  }
   png_read_info(c->png, c->info);
 
   png_uint_32 w, h;
@@ -153,8 +157,17 @@ SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
   static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
   if (!out || (!buf && len)) return sc__err(SC_EINVAL, "png: NULL argument");
   *out = NULL;
-  if (!lim) lim = &deflim;
-  if (lim->version != SC_PNG_LIMITS_VERSION || lim->max_width <= 0 || lim->max_height <= 0)
+  sc_png_limits l = deflim;
+  if (lim && lim->version == 1) { /* ends before skip_checksums */
+    l.max_width = lim->max_width;
+    l.max_height = lim->max_height;
+    l.max_bytes = lim->max_bytes;
+  } else if (lim) {
+    l = *lim;
+  }
+  lim = &l;
+  if ((l.version != 1 && l.version != SC_PNG_LIMITS_VERSION) || l.max_width <= 0 ||
+      l.max_height <= 0)
     return sc__err(SC_EINVAL, "png: invalid limits");
   int rc = precheck(buf, len, lim);
   if (rc) return rc;

@@ -162,6 +162,33 @@ static void limits_honoured(void **st) {
   sc_image_free(img);
   lim.version = 99;
   assert_int_equal(load_err("png/wide200x100.png", &lim), SC_EINVAL);
+  /* A version 1 struct ends before skip_checksums: never read past it. */
+  struct {
+    unsigned version;
+    int max_width, max_height;
+    size_t max_bytes;
+  } v1 = {1, 100, 100, 1 << 20};
+  assert_int_equal(load_err("png/wide200x100.png", (const sc_png_limits *)(void *)&v1),
+                   SC_ETOOBIG);
+}
+
+/* Checksums are verified unless the caller trusts its producer: the file
+ * with a flipped IDAT CRC fails by default and decodes with
+ * skip_checksums (to the pixels of the good file). */
+static void checksums_can_be_skipped(void **st) {
+  (void)st;
+  sc_png_limits lim = SC_PNG_LIMITS_INIT;
+  assert_int_equal(lim.skip_checksums, 0);
+  assert_int_equal(load_err("png/badcrc.png", &lim), SC_EFORMAT);
+  lim.skip_checksums = 1;
+  sc_image *bad = NULL, *good = NULL;
+  assert_int_equal(sc_image_load_png(&bad, sc_test_fixture("png/badcrc.png"), &lim), 0);
+  assert_int_equal(sc_image_load_png(&good, sc_test_fixture("png/rgb.png"), NULL), 0);
+  assert_int_equal(bad->width, good->width);
+  assert_int_equal(bad->height, good->height);
+  assert_memory_equal(bad->px, good->px, (size_t)good->stride * (size_t)good->height);
+  sc_image_free(bad);
+  sc_image_free(good);
 }
 
 /* Every prefix of a valid file, and a file with bytes flipped: an error or
@@ -318,6 +345,7 @@ int main(void) {
       cmocka_unit_test(huge_ihdr_no_alloc),
       cmocka_unit_test(lying_files_no_alloc),
       cmocka_unit_test(limits_honoured),
+      cmocka_unit_test(checksums_can_be_skipped),
       cmocka_unit_test(prefixes_and_flips),
       cmocka_unit_test(round_trip),
       cmocka_unit_test(alloc_failure_decode),
