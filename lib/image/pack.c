@@ -8,7 +8,11 @@
  *   T < 0x80: T + 1 literal pixels follow (4 bytes each).
  *   T >= 0x80: with the next byte B, ((T & 0x7f) << 8 | B) + 2 copies of
  *              the one pixel that follows (2 .. 32769).
- * Runs never cross rows, so a row decodes on its own. */
+ * Runs never cross rows, so a row decodes on its own. A row equal to the
+ * row above has no code: its entry in rows[] is the row above's (a flat
+ * screen is mostly such rows, found with memcmp and copied back with
+ * memcpy). The code is a function of the pixels: equal images pack to
+ * equal bytes. */
 #include "pack.h"
 
 #include <string.h>
@@ -90,7 +94,12 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
   }
   size_t len = 0;
   for (size_t y = 0; y < h; y++) {
-    memcpy(row, img->px + y * img->stride, w * 4); /* aligned 32-bit pixels */
+    const uint8_t *src = img->px + y * img->stride;
+    if (y > 0 && memcmp(src, src - img->stride, w * 4) == 0) {
+      rows[y] = rows[y - 1];
+      continue;
+    }
+    memcpy(row, src, w * 4); /* aligned 32-bit pixels */
     rows[y] = len;
     len += pack_row(out + len, row, img->width);
   }
@@ -106,9 +115,15 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
 
 /* Decode row y of pk into o (width * 4 bytes). 0, or -1 when damaged. */
 static int unpack_row(const sc__packed *pk, int y, unsigned char *o) {
-  const unsigned char *p = pk->data + pk->rows[y];
-  const unsigned char *end = y + 1 < pk->height ? pk->data + pk->rows[y + 1] : pk->data + pk->len;
-  if (pk->rows[y] > pk->len || p > end) return -1;
+  /* the code ends where the next row with a code of its own begins */
+  size_t at = pk->rows[y], next = pk->len;
+  for (int k = y + 1; k < pk->height; k++)
+    if (pk->rows[k] != at) {
+      next = pk->rows[k];
+      break;
+    }
+  if (at > next || next > pk->len) return -1;
+  const unsigned char *p = pk->data + at, *end = pk->data + next;
   int x = 0;
   while (x < pk->width) {
     if (p >= end) return -1;
@@ -148,6 +163,10 @@ int sc__unpack_rect(sc_image **out, const sc__packed *pk, sc_rect r) {
   }
   for (int y = 0; y < r.h; y++) {
     unsigned char *o = img->px + (size_t)y * img->stride;
+    if (y > 0 && pk->rows[r.y + y] == pk->rows[r.y + y - 1]) { /* same as the row above */
+      memcpy(o, o - img->stride, (size_t)r.w * 4);
+      continue;
+    }
     if (unpack_row(pk, r.y + y, whole ? o : row) < 0) {
       sc__free(row);
       sc_image_free(img);

@@ -136,6 +136,39 @@ static void block_bbox_and_image(void **st) {
 
 /* Black vs white: squared YIQ distance 32857 of the 35215 scale, so it
  * differs up to a threshold of about 0.966. */
+/* Scattered single-pixel changes, at and around the 16-pixel spans the
+ * counter skips when identical, in rects at odd offsets: every one is
+ * counted, with and without the diff image, and the bbox is exact. */
+static void scattered_changes_all_counted(void **st) {
+  (void)st;
+  sc_image *a = picture(100, 12), *b = copy(a);
+  int xs[] = {0, 15, 16, 17, 31, 32, 47, 63, 64, 80, 95, 96, 99};
+  int n = (int)(sizeof xs / sizeof xs[0]);
+  for (int i = 0; i < n; i++) px(b, xs[i], 3 + i % 5)[1] ^= 0xff;
+  for (int off = 0; off < 5; off++) {
+    sc_rect r = {off, 0, 100 - off, 12};
+    int want = 0, minx = 1000, maxx = -1;
+    for (int i = 0; i < n; i++)
+      if (xs[i] >= off) {
+        want++;
+        if (xs[i] - off < minx) minx = xs[i] - off;
+        if (xs[i] - off > maxx) maxx = xs[i] - off;
+      }
+    for (int with_img = 0; with_img < 2; with_img++) {
+      size_t got = 0;
+      sc_rect box;
+      sc_image *d = NULL;
+      assert_int_equal(sc_image_diff(&got, &box, with_img ? &d : NULL, a, r, b, r, NULL), 0);
+      assert_int_equal(got, (size_t)want);
+      assert_int_equal(box.x, minx);
+      assert_int_equal(box.w, maxx - minx + 1);
+      sc_image_free(d);
+    }
+  }
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
 static void extremes(void **st) {
   (void)st;
   sc_image *a, *b;
@@ -160,6 +193,7 @@ int main(void) {
       cmocka_unit_test(identical),
       cmocka_unit_test(one_level_is_noise),
       cmocka_unit_test(block_bbox_and_image),
+      cmocka_unit_test(scattered_changes_all_counted),
       cmocka_unit_test(extremes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

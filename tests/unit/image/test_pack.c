@@ -113,6 +113,32 @@ static void a_flat_screen_packs_small(void **st) {
   sc__packed_free(&pk);
 }
 
+/* A row equal to the row above costs nothing; any rect of such an image
+ * (starting on a repeated row too) unpacks to the same pixels. */
+static void repeated_rows_are_stored_once(void **st) {
+  (void)st;
+  sc_image *img = make(90, 60, 1);
+  for (int y = 1; y < 60; y++)
+    if (y % 10) memcpy(img->px + (size_t)y * img->stride, img->px + (size_t)(y - 1) * img->stride, 90 * 4);
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, img), 0);
+  assert_true(pk.len <= 6 * (90 * 4 + 1)); /* six distinct rows */
+  sc_rect rects[] = {{0, 0, 90, 60}, {5, 3, 40, 20}, {0, 11, 90, 1}, {89, 59, 1, 1}};
+  for (int i = 0; i < 4; i++) {
+    sc_image *a = NULL, *b = NULL;
+    assert_int_equal(sc__unpack_rect(&a, &pk, rects[i]), 0);
+    assert_int_equal(sc_image_crop(&b, img, rects[i]), 0);
+    assert_same_image(a, b);
+    sc_image_free(a);
+    sc_image_free(b);
+  }
+  sc_image *out = NULL;
+  assert_int_equal(sc__unpack_rect(&out, &pk, (sc_rect){80, 0, 11, 5}), SC_EINVAL);
+  assert_null(out);
+  sc_image_free(img);
+  sc__packed_free(&pk);
+}
+
 static void damaged_data_is_refused(void **st) {
   (void)st;
   sc_image *img = make(50, 40, 1), *back = NULL;
@@ -181,6 +207,7 @@ int main(void) {
       cmocka_unit_test(strided_rows_pack_their_pixels_only),
       cmocka_unit_test(runs_of_every_length_round_trip),
       cmocka_unit_test(a_flat_screen_packs_small),
+      cmocka_unit_test(repeated_rows_are_stored_once),
       cmocka_unit_test(damaged_data_is_refused),
       cmocka_unit_test(allocation_failures_leave_nothing),
       cmocka_unit_test(capture_hash_tells_bytes_apart),
