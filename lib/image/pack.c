@@ -50,27 +50,48 @@ int sc__packed_equal(const sc__packed *a, const sc__packed *b) {
          a->len == b->len && !memcmp(a->data, b->data, a->len);
 }
 
-static size_t pack_row(unsigned char *o, const uint32_t *px, int w) {
+static uint32_t pix(const uint8_t *row, int x) {
+  uint32_t v;
+  memcpy(&v, row + (size_t)x * 4, 4);
+  return v;
+}
+
+/* How many pixels from x on equal pixel x (at most max), comparing 16 at a
+ * time against a pattern while they do. */
+static int run_length(const uint8_t *row, int x, int w, int max) {
+  uint32_t v = pix(row, x);
+  int run = 1, lim = w - x < max ? w - x : max;
+  while (run < lim && run < 16 && pix(row, x + run) == v) run++;
+  if (run == 16) {
+    uint8_t pat[64];
+    for (int k = 0; k < 16; k++) memcpy(pat + k * 4, &v, 4);
+    while (run + 16 <= lim && memcmp(row + (size_t)(x + run) * 4, pat, 64) == 0) run += 16;
+    while (run < lim && pix(row, x + run) == v) run++;
+  }
+  return run;
+}
+
+static size_t pack_row(unsigned char *o, const uint8_t *row, int w) {
   size_t n = 0;
   int x = 0;
   while (x < w) {
-    int run = 1;
-    while (x + run < w && run < REP_MAX && px[x + run] == px[x]) run++;
+    int run = run_length(row, x, w, REP_MAX);
     if (run >= 2) {
       int c = run - 2;
       o[n++] = (unsigned char)(0x80 | (c >> 8));
       o[n++] = (unsigned char)(c & 0xff);
-      memcpy(o + n, &px[x], 4);
+      memcpy(o + n, row + (size_t)x * 4, 4);
       n += 4;
       x += run;
       continue;
     }
     /* literals up to the next pair of equal pixels */
     int lit = 1;
-    while (x + lit < w && lit < LIT_MAX && !(x + lit + 1 < w && px[x + lit] == px[x + lit + 1]))
+    while (x + lit < w && lit < LIT_MAX &&
+           !(x + lit + 1 < w && pix(row, x + lit) == pix(row, x + lit + 1)))
       lit++;
     o[n++] = (unsigned char)(lit - 1);
-    memcpy(o + n, &px[x], (size_t)lit * 4);
+    memcpy(o + n, row + (size_t)x * 4, (size_t)lit * 4);
     n += (size_t)lit * 4;
     x += lit;
   }
@@ -84,11 +105,9 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
   size_t row_max = w * 4 + (w + LIT_MAX - 1) / LIT_MAX;
   if (h && row_max > SIZE_MAX / h) return sc__err(SC_ETOOBIG, "pack: image too large");
   unsigned char *out = sc__malloc(row_max * h + 1);
-  uint32_t *row = sc__malloc(w * 4 + 4);
   size_t *rows = sc__malloc(h ? h * sizeof *rows : 1);
-  if (!out || !row || !rows) {
+  if (!out || !rows) {
     sc__free(out);
-    sc__free(row);
     sc__free(rows);
     return sc__err(SC_ENOMEM, "pack: out of memory");
   }
@@ -99,11 +118,9 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
       rows[y] = rows[y - 1];
       continue;
     }
-    memcpy(row, src, w * 4); /* aligned 32-bit pixels */
     rows[y] = len;
-    len += pack_row(out + len, row, img->width);
+    len += pack_row(out + len, src, img->width);
   }
-  sc__free(row);
   unsigned char *fit = sc__realloc(out, len ? len : 1);
   pk->data = fit ? fit : out;
   pk->rows = rows;
@@ -138,7 +155,15 @@ static int unpack_row(const sc__packed *pk, int y, unsigned char *o) {
       if (end - p < 5) return -1;
       int run = (int)(((t & 0x7f) << 8) | *p++) + 2;
       if (run > pk->width - x) return -1;
-      for (int k = 0; k < run; k++) memcpy(o + (size_t)(x + k) * 4, p, 4);
+      /* one pixel, then copies of what is filled so far: doubling */
+      unsigned char *d = o + (size_t)x * 4;
+      memcpy(d, p, 4);
+      size_t have = 4, want = (size_t)run * 4;
+      while (have < want) {
+        size_t k = have < want - have ? have : want - have;
+        memcpy(d + have, d, k);
+        have += k;
+      }
       p += 4;
       x += run;
     }

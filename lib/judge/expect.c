@@ -15,8 +15,7 @@ static long diff_count(const sc__frame *a, const sc__frame *b, sc_rect r, double
   return sc__frame_diff(&n, NULL, a, b, r, &o) == 0 ? (long)n : -1;
 }
 
-/* Pixels of colour e->rgb in guest rect r of f; -1 when r is not in f. */
-static long color_count(const sc__frame *f, sc_rect r, const sc_expect *e) {
+long sc__color_count(const sc__frame *f, sc_rect r, const sc_expect *e) {
   const sc_image *img;
   sc_image *tmp;
   sc_rect s;
@@ -94,15 +93,15 @@ static int judge_equals(sc__verdict *v, const sc_expect *e, const char *rn, sc_r
   return judge_equal_to(v, e, rn, r, snap, name, c);
 }
 
-static int judge_color(sc__verdict *v, const sc_expect *e, const char *rn, sc_rect r,
+static int judge_color(sc__verdict *v, size_t ei, const sc_expect *e, const char *rn, sc_rect r,
                        const sc__judge_ctx *c) {
-  long n = color_count(c->cur, r, e);
+  long n = sc__color_count(c->cur, r, e);
   if (n < 0) return snprintf(v->reason, sizeof v->reason, "%s: not captured", rn), 0;
   long min = e->min_pixels > 0 ? e->min_pixels : 1;
   v->pixels = n;
   v->holds = e->absent ? n < min : n >= min;
   /* Did the colour's presence flip compared with before the gesture? */
-  long nb = color_count(c->before, r, e);
+  long nb = c->color_before ? c->color_before[ei] : sc__color_count(c->before, r, e);
   if (nb >= 0) v->shows_change = v->holds && ((nb >= min) != (n >= min));
   if (e->absent)
     snprintf(v->reason, sizeof v->reason, "color %06x %s in %s (%ld px, %s %ld)", e->rgb,
@@ -186,7 +185,7 @@ int sc__judge_expect(sc__verdict *v, const sc_step *st, size_t ei, const sc__jud
     if (!c->prev) return snprintf(v->reason, sizeof v->reason, "%s: one capture so far", rn), 0;
     return judge_equal_to(v, e, rn, r, c->prev, "previous capture", c);
   case SC_EXPECT_COLOR:
-    return judge_color(v, e, rn, r, c);
+    return judge_color(v, ei, e, rn, r, c);
   case SC_EXPECT_SCALE:
     return judge_scale(v, st, ei, rn, r, c);
   case SC_EXPECT_TEXT:

@@ -78,7 +78,14 @@ typedef struct sc__judge_ctx {
   const sc__scale *scale_before; /* per expectation index (scale kinds only) */
   double elapsed_ms;             /* since the first input, for messages */
   const sc__judge_prep *prep;    /* text patterns and glyph sets */
+  /* per expectation index (colour kinds): the count on before, taken once
+   * by the runner (sc__color_count); NULL: counted on before each time */
+  const long *color_before;
 } sc__judge_ctx;
+
+/* Pixels of colour e->rgb (within e->color_tol) in guest rect r of f; -1
+ * when r is not in f. */
+long sc__color_count(const sc__frame *f, sc_rect r, const sc_expect *e);
 
 typedef struct sc__verdict {
   int holds;          /* the expectation holds on cur */

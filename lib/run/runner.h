@@ -93,6 +93,7 @@ typedef struct sc__stepm {
   int keep_prev;
   sc__verdict *v;
   sc__scale *sb;
+  long *cb;                 /* per expectation: colour count on before */
   sc__judge_ctx ctx;
   double t0;
   double capsum, cap_last, last_t;

@@ -56,8 +56,10 @@ static void finish(sc__runner *r, int rc) {
   sc__frame_free(&sm->prev);
   sc__free(sm->v);
   sc__free(sm->sb);
+  sc__free(sm->cb);
   sm->v = NULL;
   sm->sb = NULL;
+  sm->cb = NULL;
   sc__runner_step_end(r, rc);
 }
 
@@ -101,13 +103,16 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->res = sc__calloc(1, sizeof *sm->res);
   sm->v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->v);
   sm->sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->sb);
-  if (!sm->res || !sm->v || !sm->sb) {
+  sm->cb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->cb);
+  if (!sm->res || !sm->v || !sm->sb || !sm->cb) {
     sc__free(sm->res);
     sm->res = NULL;
     sc__free(sm->v);
     sc__free(sm->sb);
+    sc__free(sm->cb);
     sm->v = NULL;
     sm->sb = NULL;
+    sm->cb = NULL;
     sc__runner_step_end(r, sc__err(SC_ENOMEM, "runner: out of memory"));
     return;
   }
@@ -173,10 +178,14 @@ static void pre_done(sc__runner *r, int rc) {
     finish(r, rc);
     return;
   }
-  for (size_t i = 0; i < st->nexpect; i++)
-    if (st->expect[i].kind == SC_EXPECT_SCALE)
-      sc__scale_read(&sm->sb[i], &sm->before, s->regions[st->expect[i].region].r,
-                     st->expect[i].profile);
+  /* What later captures are compared with and does not change: read once */
+  for (size_t i = 0; i < st->nexpect; i++) {
+    const sc_expect *e = &st->expect[i];
+    if (e->kind == SC_EXPECT_SCALE)
+      sc__scale_read(&sm->sb[i], &sm->before, s->regions[e->region].r, e->profile);
+    else if (e->kind == SC_EXPECT_COLOR)
+      sm->cb[i] = sc__color_count(&sm->before, s->regions[e->region].r, e);
+  }
   gesture_begin(r);
 }
 
@@ -277,7 +286,7 @@ static void gesture_begin(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   const sc_scenario *s = r->s;
   sm->ctx = (sc__judge_ctx){s, &sm->before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
-                            r, sm->sb, 0, r->prep};
+                            r, sm->sb, 0, r->prep, sm->cb};
   sm->t0 = sc__now_ms();
   sm->res->started_unix_ms = sc__unix_ms();
   const sc_action *a = &sm->st->action;

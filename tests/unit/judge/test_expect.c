@@ -60,7 +60,7 @@ static sc__verdict judge(sc_expect e, sc_image *before, sc_image *cur, sc_image 
   sc__frame fb = {.img = before, .clip = {0, 0, 100, 50}}, fc = {.img = cur, .clip = {0, 0, 100, 50}},
             fp = {.img = prev, .clip = {0, 0, 100, 50}};
   snaps sn = {start};
-  sc__judge_ctx ctx = {&g_s, &fb, &fc, prev ? &fp : NULL, get_snap, NULL, &sn, NULL, 8000, NULL};
+  sc__judge_ctx ctx = {&g_s, &fb, &fc, prev ? &fp : NULL, get_snap, NULL, &sn, NULL, 8000, NULL, NULL};
   sc__verdict v;
   assert_int_equal(sc__judge_expect(&v, &st, 0, &ctx), 0);
   return v;
@@ -166,6 +166,36 @@ static void color_present_and_absent(void **st) {
   sc_image_free(c);
 }
 
+/* The runner counts a colour on the at-rest capture once per step and
+ * hands the count in (color_before); the count is the same on a packed
+ * frame; and the judge uses the count it is given. */
+static void color_before_counted_once(void **st) {
+  (void)st;
+  sc_image *a = blank(100, 50, 0), *b = blank(100, 50, 0);
+  paint(b, 12, 12, 5, 5, 240, 10, 10);
+  sc_expect e = {.kind = SC_EXPECT_COLOR, .region = 0, .rgb = 0xff0000, .color_tol = 30,
+                 .min_pixels = 20};
+  sc_step stp = {.id = "s", .expect = &e, .nexpect = 1};
+  sc__frame fa = {.img = a, .clip = {0, 0, 100, 50}}, fb = {.img = b, .clip = {0, 0, 100, 50}};
+  sc__frame pb = {.clip = {0, 0, 100, 50}};
+  assert_int_equal(sc__pack(&pb.pk, b), 0);
+  assert_int_equal(sc__color_count(&fb, g_regions[0].r, &e), 25);
+  assert_int_equal(sc__color_count(&pb, g_regions[0].r, &e), 25);
+  assert_int_equal(sc__color_count(&fa, g_regions[0].r, &e), 0);
+  sc__judge_ctx ctx = {&g_s, &fa, &fb, NULL, NULL, NULL, NULL, NULL, 100, NULL, NULL};
+  sc__verdict v;
+  sc__judge_expect(&v, &stp, 0, &ctx);
+  assert_true(v.holds && v.shows_change); /* none before, 25 now */
+  long told = 25; /* as if the red had been there before the gesture */
+  ctx.color_before = &told;
+  sc__judge_expect(&v, &stp, 0, &ctx);
+  assert_true(v.holds);
+  assert_false(v.shows_change);
+  sc__packed_free(&pb.pk);
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
 static void stable_needs_two_equal_captures(void **st) {
   (void)st;
   sc_image *a = blank(100, 50, 0), *b = blank(100, 50, 0);
@@ -198,6 +228,7 @@ int main(void) {
       cmocka_unit_test_setup(unchanged_counts_pixels, setup),
       cmocka_unit_test_setup(equals_snapshot_exactly, setup),
       cmocka_unit_test_setup(color_present_and_absent, setup),
+      cmocka_unit_test_setup(color_before_counted_once, setup),
       cmocka_unit_test_setup(stable_needs_two_equal_captures, setup),
       cmocka_unit_test_setup(frame_equal_is_exact_and_clipped, setup),
   };

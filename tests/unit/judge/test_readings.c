@@ -27,7 +27,7 @@ static sc__verdict judge_scale(const char *before, const char *after, double fac
   sc__frame fb = {.img = b, .clip = {0, 0, 200, 34}}, fa = {.img = a, .clip = {0, 0, 200, 34}};
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
-  sc__judge_ctx ctx = {&g_s, &fb, &fa, NULL, NULL, NULL, NULL, &sb, 1000, NULL};
+  sc__judge_ctx ctx = {&g_s, &fb, &fa, NULL, NULL, NULL, NULL, &sb, 1000, NULL, NULL};
   sc__verdict v;
   assert_int_equal(sc__judge_expect(&v, &st, 0, &ctx), 0);
   sc_image_free(b);
@@ -79,7 +79,7 @@ static void unreadable_bar_never_passes(void **st) {
   sc__scale sb;
   sc__scale_read(&sb, &fb, g_regions[0].r, "josm");
   assert_true(sb.ok);
-  sc__judge_ctx ctx = {&g_s, &fb, &fk, NULL, NULL, NULL, NULL, &sb, 1000, NULL};
+  sc__judge_ctx ctx = {&g_s, &fb, &fk, NULL, NULL, NULL, NULL, &sb, 1000, NULL, NULL};
   sc__verdict v;
   sc__judge_expect(&v, &stp, 0, &ctx);
   assert_false(v.holds);
@@ -104,7 +104,7 @@ static void text_equals_and_matches(void **st) {
   sc__frame f = {.img = img, .clip = {0, 0, 200, 34}};
   sc_expect e = {.kind = SC_EXPECT_TEXT, .region = 1, .text_equals = "100.0 m", .glyphs = "josm"};
   sc_step stp = {.id = "t", .expect = &e, .nexpect = 1};
-  sc__judge_ctx ctx = {&g_s, &f, &f, NULL, NULL, NULL, NULL, NULL, 10, NULL};
+  sc__judge_ctx ctx = {&g_s, &f, &f, NULL, NULL, NULL, NULL, NULL, 10, NULL, NULL};
   sc__verdict v;
   /* Judging text needs the scenario's prepared patterns and glyph sets. */
   sc__judge_expect(&v, &stp, 0, &ctx);
