@@ -60,9 +60,12 @@ static int judge_equal_to(sc__verdict *v, const sc_expect *e, const char *rn, sc
   long max = allowed(e, r);
   v->pixels = n;
   v->holds = n <= max;
-  /* Coming back to a snapshot is the change a restore step expects. */
-  v->shows_change = e->kind == SC_EXPECT_EQUALS && n <= max &&
-                    diff_count(c->before, c->cur, r, e->threshold) > 0;
+  /* Coming back to a snapshot is the change a restore step expects: the
+   * region equals the snapshot and is not, pixel for pixel, what it was
+   * before the gesture (an exact compare that stops at the first
+   * difference; this only dates first_change_ms, it decides no verdict). */
+  v->shows_change = e->kind == SC_EXPECT_EQUALS && n <= max && sc__frame_has(c->before) &&
+                    !sc__frame_equal(c->before, c->cur, r);
   if (v->holds)
     snprintf(v->reason, sizeof v->reason, "%s equals %s (%ld px differ, max %ld)", rn, refname,
              n, max);
