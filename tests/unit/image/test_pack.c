@@ -139,6 +139,39 @@ static void repeated_rows_are_stored_once(void **st) {
   sc__packed_free(&pk);
 }
 
+/* Shapes with vertical edges and diagonal hatches (JOSM hatches what is
+ * outside the downloaded area) are mostly "as above" or "as above, one to
+ * the side": they pack small, and every rect unpacks exactly, rows that
+ * refer to rows above the rect included. */
+static void hatches_and_edges_pack_small(void **st) {
+  (void)st;
+  int w = 300, h = 120;
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, w, h), 0);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 4;
+      int v = x < 100 ? ((x + y) % 7 == 0) * 200         /* hatch going left */
+              : x < 200 ? ((x - y + 700) % 9 == 0) * 150 /* hatch going right */
+              : (x % 20 < 2 || (y > 30 && y < 60 && x > 230 && x < 280)) * 90; /* edges */
+      p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2), p[2] = 30, p[3] = 255;
+    }
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, img), 0);
+  assert_true(pk.len < (size_t)w * h * 4 / 50);
+  sc_rect rects[] = {{0, 0, 300, 120}, {10, 50, 280, 40}, {150, 119, 20, 1}, {0, 60, 300, 60}};
+  for (int i = 0; i < 4; i++) {
+    sc_image *a = NULL, *b = NULL;
+    assert_int_equal(sc__unpack_rect(&a, &pk, rects[i]), 0);
+    assert_int_equal(sc_image_crop(&b, img, rects[i]), 0);
+    assert_same_image(a, b);
+    sc_image_free(a);
+    sc_image_free(b);
+  }
+  sc_image_free(img);
+  sc__packed_free(&pk);
+}
+
 static void damaged_data_is_refused(void **st) {
   (void)st;
   sc_image *img = make(50, 40, 1), *back = NULL;
@@ -155,6 +188,8 @@ static void damaged_data_is_refused(void **st) {
   pk.data[0] = 0xff; /* a run longer than the row */
   assert_int_equal(sc__unpack(&back, &pk), SC_EFORMAT);
   pk.data[0] = 0x7f; /* 128 literals: more than the row's 50 */
+  assert_int_equal(sc__unpack(&back, &pk), SC_EFORMAT);
+  pk.data[0] = 0xc0; /* "as above" in the first row */
   assert_int_equal(sc__unpack(&back, &pk), SC_EFORMAT);
   sc_image_free(img);
   sc__packed_free(&pk);
@@ -208,6 +243,7 @@ int main(void) {
       cmocka_unit_test(runs_of_every_length_round_trip),
       cmocka_unit_test(a_flat_screen_packs_small),
       cmocka_unit_test(repeated_rows_are_stored_once),
+      cmocka_unit_test(hatches_and_edges_pack_small),
       cmocka_unit_test(damaged_data_is_refused),
       cmocka_unit_test(allocation_failures_leave_nothing),
       cmocka_unit_test(capture_hash_tells_bytes_apart),
