@@ -1,6 +1,7 @@
 /* The browser object: options, the shared CDP client, product, free. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "browser_priv.h"
 #include "core/core.h"
@@ -24,11 +25,16 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   return 0;
 }
 
-int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms) {
+static int attach(sc_browser *b, const char *ws_url, int rfd, int wfd, double timeout_ms) {
   double deadline = sc__now_ms() + timeout_ms;
-  if (!(b->ws_url = sc__strdup(ws_url))) return sc__err(SC_ENOMEM, "browser: out of memory");
+  if (!(b->ws_url = sc__strdup(ws_url))) {
+    if (rfd >= 0) close(rfd);
+    if (wfd >= 0) close(wfd);
+    return sc__err(SC_ENOMEM, "browser: out of memory");
+  }
   sc__client_options co = {b->max_message_bytes, timeout_ms};
-  int rc = sc__client_connect(&b->client, b->loop, ws_url, &co);
+  int rc = rfd >= 0 ? sc__client_connect_pipe(&b->client, b->loop, rfd, wfd, &co)
+                    : sc__client_connect(&b->client, b->loop, ws_url, &co);
   if (rc) return rc;
   double left = deadline - sc__now_ms();
   json_t *v = NULL;
@@ -41,6 +47,15 @@ int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms) 
   b->product = sc__strdup(product ? product : "");
   json_decref(v);
   return b->product ? 0 : sc__err(SC_ENOMEM, "browser: out of memory");
+}
+
+int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms) {
+  return attach(b, ws_url, -1, -1, timeout_ms);
+}
+
+int sc__browser_attach_pipe(sc_browser *b, const char *ws_url, int rfd, int wfd,
+                            double timeout_ms) {
+  return attach(b, ws_url, rfd, wfd, timeout_ms);
 }
 
 SC_EXTERN void sc_browser_free(sc_browser *b) {

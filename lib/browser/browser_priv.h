@@ -30,6 +30,10 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts);
 /* Connect the websocket (ws_url copied) and read the product through
  * Browser.getVersion, within timeout_ms. */
 int sc__browser_attach_ws(sc_browser *b, const char *ws_url, double timeout_ms);
+/* The same over the DevTools pipe of a browser we launched (rfd, wfd are
+ * the client's from here on); ws_url is kept for sc_browser_ws_url. */
+int sc__browser_attach_pipe(sc_browser *b, const char *ws_url, int rfd, int wfd,
+                            double timeout_ms);
 /* Stop a launched browser: SIGTERM its process group, wait up to ~3 s,
  * SIGKILL, reap; then remove the profile directory. No-op when attached. */
 void sc__browser_stop(sc_browser *b);

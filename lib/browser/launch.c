@@ -1,6 +1,7 @@
 /* Launch headless Chromium: a fresh 0700 profile on a RAM-backed filesystem,
  * fork+exec in its own process group, DevTools port read back from
- * DevToolsActivePort, then the websocket. */
+ * DevToolsActivePort (for sc_browser_ws_url), then CDP over the DevTools
+ * pipe (fds 3 and 4 of the browser). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -46,7 +47,10 @@ const char *const sc__chromium_flags[] = {
     NULL,
 };
 
+/* Commands go over the pipe (fds 3 and 4, see spawn); the port stays for
+ * sc_browser_ws_url (other tools may attach), on loopback. */
 static const char *const sc__local_flags[] = {
+    "--remote-debugging-pipe",
     "--remote-debugging-port=0",
     "--remote-debugging-address=127.0.0.1",
     NULL,
@@ -133,7 +137,7 @@ static void close_fds(int lo, int hi) {
 
 /* In the child: only async-signal-safe calls until exec. */
 static void child_exec(const char *exe, char **argv, char **envp, int devnull, int errfd,
-                       int show_stderr, pid_t parent) {
+                       int show_stderr, pid_t parent, int cmd_fd, int out_fd) {
   setpgid(0, 0); /* own group: sc_browser_free kills the whole tree */
   /* The browser dies with the process that launched it, also when that one
    * crashes or is killed (kept across exec: Chromium is not setuid). The
@@ -150,8 +154,17 @@ static void child_exec(const char *exe, char **argv, char **envp, int devnull, i
     dup2(devnull, 1);
     dup2(devnull, 2);
   }
-  /* Close everything inherited except the exec-error pipe (close-on-exec). */
-  if (errfd > 3) close_fds(3, errfd - 1);
+  /* The DevTools pipe: Chromium reads commands on fd 3 and writes on fd 4.
+   * Every descriptor in play moves above 10 first, so no dup2 below lands
+   * on one still needed. */
+  errfd = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
+  cmd_fd = fcntl(cmd_fd, F_DUPFD_CLOEXEC, 10);
+  out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, 10);
+  if (errfd < 0 || cmd_fd < 0 || out_fd < 0 || dup2(cmd_fd, 3) != 3 || dup2(out_fd, 4) != 4)
+    _exit(127);
+  /* Close everything inherited except 3, 4 and the exec-error pipe
+   * (close-on-exec). */
+  close_fds(5, errfd - 1);
   close_fds(errfd + 1, -1);
   execvpe(exe, argv, envp);
   int e = errno;
@@ -160,26 +173,46 @@ static void child_exec(const char *exe, char **argv, char **envp, int devnull, i
   _exit(127);
 }
 
-/* fork+exec; *pid set on success. An exec failure comes back through a
- * close-on-exec pipe with its errno. */
-static int spawn(pid_t *pid, const char *exe, char **argv, char **envp, int show_stderr) {
-  int ep[2];
-  if (pipe2(ep, O_CLOEXEC) != 0)
-    return sc__err(SC_ELAUNCH, "launch %s: pipe: %s", exe, strerror(errno));
+static void close_pair(int p[2]) {
+  if (p[0] >= 0) close(p[0]);
+  if (p[1] >= 0) close(p[1]);
+  p[0] = p[1] = -1;
+}
+
+/* fork+exec; *pid set on success, and dt[0] (reads what the browser writes
+ * on its fd 4) and dt[1] (writes to its fd 3): the DevTools pipe, ours to
+ * close. An exec failure comes back through a close-on-exec pipe with its
+ * errno. */
+static int spawn(pid_t *pid, int dt[2], const char *exe, char **argv, char **envp,
+                 int show_stderr) {
+  int ep[2] = {-1, -1}, cmd[2] = {-1, -1}, out[2] = {-1, -1};
+  dt[0] = dt[1] = -1;
+  if (pipe2(ep, O_CLOEXEC) != 0 || pipe2(cmd, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+    int e = errno;
+    close_pair(ep);
+    close_pair(cmd);
+    close_pair(out);
+    return sc__err(SC_ELAUNCH, "launch %s: pipe: %s", exe, strerror(e));
+  }
   int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
   if (devnull < 0) {
-    close(ep[0]);
-    close(ep[1]);
+    close_pair(ep);
+    close_pair(cmd);
+    close_pair(out);
     return sc__err(SC_ELAUNCH, "launch %s: /dev/null: %s", exe, strerror(errno));
   }
   pid_t self = getpid();
   pid_t p = fork();
-  if (p == 0) child_exec(exe, argv, envp, devnull, ep[1], show_stderr, self);
+  if (p == 0) child_exec(exe, argv, envp, devnull, ep[1], show_stderr, self, cmd[0], out[1]);
   int fork_errno = errno;
   close(ep[1]);
+  close(cmd[0]);
+  close(out[1]);
   close(devnull);
   if (p < 0) {
     close(ep[0]);
+    close(cmd[1]);
+    close(out[0]);
     return sc__err(SC_ELAUNCH, "launch %s: fork: %s", exe, strerror(fork_errno));
   }
   setpgid(p, p); /* also from here: no window where kill(-pid) misses */
@@ -190,9 +223,13 @@ static int spawn(pid_t *pid, const char *exe, char **argv, char **envp, int show
   close(ep[0]);
   if (r == (ssize_t)sizeof e) {
     waitpid(p, NULL, 0);
+    close(cmd[1]);
+    close(out[0]);
     return sc__err(SC_ELAUNCH, "launch %s: %s", exe, strerror(e));
   }
   *pid = p;
+  dt[0] = out[0];
+  dt[1] = cmd[1];
   return 0;
 }
 
@@ -268,7 +305,8 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
   if (rc == 0 && (!(argv = build_argv(exe, b->profile_dir, opts ? opts->extra_args : NULL)) ||
                   !(envp = build_envp(&tmpdir, b->profile_dir))))
     rc = sc__err(SC_ENOMEM, "launch: out of memory");
-  if (rc == 0) rc = spawn(&b->pid, exe, argv, envp, opts ? opts->show_browser_stderr : 0);
+  int dt[2] = {-1, -1};
+  if (rc == 0) rc = spawn(&b->pid, dt, exe, argv, envp, opts ? opts->show_browser_stderr : 0);
   free_argv(argv);
   sc__free(envp);
   sc__free(tmpdir);
@@ -276,7 +314,9 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
   if (rc == 0) rc = wait_devtools(b, exe, deadline, url, sizeof url);
   if (rc == 0) {
     double left = deadline - sc__now_ms();
-    rc = sc__browser_attach_ws(b, url, left > 1000 ? left : 1000);
+    rc = sc__browser_attach_pipe(b, url, dt[0], dt[1], left > 1000 ? left : 1000);
+  } else {
+    close_pair(dt);
   }
   if (rc) {
     sc__errsave e;

@@ -2,6 +2,7 @@
  * honours deadlines, blocking calls and event listeners. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client_priv.h"
 #include "core/core.h"
@@ -26,12 +27,12 @@ static void dispatch_event(const char *session_id, const char *method, json_t *p
   }
 }
 
-int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
-                       const sc__client_options *opts) {
-  if (!out || !ws_url) return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
+/* A client on loop (NULL: its own), not yet connected. */
+static int client_new(sc__client **out, sc_loop *loop, const sc__client_options *opts) {
   *out = NULL;
   sc__client *cl = sc__calloc(1, sizeof *cl);
   if (!cl) return sc__err(SC_ENOMEM, "cdp: out of memory");
+  cl->pipe_rfd = cl->pipe_wfd = -1;
   sc__cdp_options co = {opts ? opts->max_message_bytes : 0, NULL};
   int rc = sc__cdp_new(&cl->cdp, &co);
   if (rc == 0 && !loop) {
@@ -51,8 +52,44 @@ int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
   cl->max_bytes = sc__cdp_max_message_bytes(cl->cdp);
   cl->next_lid = 1;
   sc__cdp_on_event(cl->cdp, dispatch_event, cl);
+  *out = cl;
+  return 0;
+}
+
+int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
+                       const sc__client_options *opts) {
+  if (!out || !ws_url) return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
+  *out = NULL;
+  sc__client *cl;
+  int rc = client_new(&cl, loop, opts);
+  if (rc) return rc;
   double timeout = opts && opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
   rc = sc__ws_open(cl, ws_url, timeout);
+  if (rc) {
+    sc__errsave e;
+    sc__err_save(&e);
+    sc__client_free(cl);
+    return sc__err_restore(&e, rc);
+  }
+  *out = cl;
+  return 0;
+}
+
+int sc__client_connect_pipe(sc__client **out, sc_loop *loop, int rfd, int wfd,
+                            const sc__client_options *opts) {
+  if (!out) {
+    close(rfd);
+    close(wfd);
+    return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
+  }
+  sc__client *cl;
+  int rc = client_new(&cl, loop, opts);
+  if (rc) {
+    close(rfd);
+    close(wfd);
+    return rc;
+  }
+  rc = sc__pipe_open(cl, rfd, wfd);
   if (rc) {
     sc__errsave e;
     sc__err_save(&e);
@@ -69,6 +106,7 @@ void sc__client_free(sc__client *cl) {
    * at it), then tear the socket down. */
   sc__cdp_close(cl->cdp, SC_ECLOSED, "connection closed");
   sc__ws_close(cl);
+  sc__pipe_close(cl);
   sc__ws_drop_queue(cl);
   sc__loop_detach(cl->loop, cl);
   if (cl->own_loop) sc_loop_free(cl->loop);

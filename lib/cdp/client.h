@@ -21,6 +21,12 @@ typedef struct sc__client_options {
  * SC_ETIMEDOUT, SC_EIO (refused, handshake rejected: sc_errmsg() says). */
 int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
                        const sc__client_options *opts);
+/* The same over a browser's --remote-debugging-pipe: rfd reads what the
+ * browser writes to its fd 4, wfd writes to its fd 3 (messages end with a
+ * NUL). The client owns both descriptors from here on, also on failure.
+ * Returns 0, SC_EINVAL, SC_ENOMEM, SC_EIO. */
+int sc__client_connect_pipe(sc__client **out, sc_loop *loop, int rfd, int wfd,
+                            const sc__client_options *opts);
 /* The loop the client lives on (borrowed). */
 sc_loop *sc__client_loop(sc__client *cl);
 /* Fail every pending command with SC_ECLOSED, close the socket, free.

@@ -56,6 +56,12 @@ struct sc__client {
   unsigned char *tx;
   size_t tx_cap;
 
+  /* the pipe transport (pipe.c), instead of wsi: Chromium's fd 4 and 3 */
+  struct lws *pipe_r, *pipe_w;
+  int pipe_rfd, pipe_wfd;   /* -1 when closed */
+  char *ptx;                /* the message being written, NUL included */
+  size_t ptx_len, ptx_off;
+
   /* event listeners */
   sc__listener *ls;
   size_t nls, cap_ls;
@@ -82,6 +88,21 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms);
 void sc__ws_want_write(sc__client *cl);
 /* Close the socket at once (no callbacks reach the client afterwards). */
 void sc__ws_close(sc__client *cl);
+/* The connection is gone (first reason wins). */
+void sc__client_lost(sc__client *cl, const char *why);
+/* Queue a whole received message for sc__client_pump. */
+void sc__rx_queue_push(sc__client *cl, sc__rxmsg *m);
+
+/* The pipe transport (pipe.c): adopt rfd (Chromium's fd 4) and wfd (its
+ * fd 3) into the client's loop; the client owns them from here on, also on
+ * failure. */
+#define SC__PIPE_PROTOCOL "stepcheck-pipe"
+int sc__pipe_open(sc__client *cl, int rfd, int wfd);
+void sc__pipe_want_write(sc__client *cl);
+void sc__pipe_close(sc__client *cl);
+int sc__pipe_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                      size_t len);
+
 /* Feed what the transport received, hand a lost socket to the core and
  * expire deadlines; returns the number of things handled (loop.c). */
 int sc__client_pump(sc__client *cl);

@@ -16,7 +16,7 @@ static void trace(const sc__client *cl, const char *dir, const char *msg, size_t
   if (cl->trace) fprintf(stderr, "{\"dir\":\"%s\",\"msg\":%.*s}\n", dir, (int)len, msg);
 }
 
-static void queue_push(sc__client *cl, sc__rxmsg *m) {
+void sc__rx_queue_push(sc__client *cl, sc__rxmsg *m) {
   if (cl->q_tail)
     cl->q_tail->next = m;
   else
@@ -41,7 +41,7 @@ void sc__ws_drop_queue(sc__client *cl) {
   }
 }
 
-static void lost(sc__client *cl, const char *why) {
+void sc__client_lost(sc__client *cl, const char *why) {
   if (!cl->lost && !cl->conn_failed) {
     snprintf(cl->err, sizeof cl->err, "connection closed: %.200s", why);
     cl->lost = 1;
@@ -74,7 +74,7 @@ static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t le
       size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
       char *p = sc__realloc(cl->rx, cap);
       if (!p) {
-        lost(cl, "out of memory receiving a message");
+        sc__client_lost(cl, "out of memory receiving a message");
         return -1;
       }
       cl->rx = p;
@@ -86,7 +86,7 @@ static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t le
   if (!done) return 0;
   sc__rxmsg *m = sc__calloc(1, sizeof *m);
   if (!m) {
-    lost(cl, "out of memory receiving a message");
+    sc__client_lost(cl, "out of memory receiving a message");
     return -1;
   }
   if (cl->rx_drop) {
@@ -102,7 +102,7 @@ static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t le
     cl->rx = NULL;
     cl->rx_cap = 0;
   }
-  queue_push(cl, m);
+  sc__rx_queue_push(cl, m);
   cl->rx_len = cl->rx_total = cl->rx_head_len = 0;
   cl->rx_drop = 0;
   return 0;
@@ -117,7 +117,7 @@ static int on_writeable(sc__client *cl, struct lws *wsi) {
     unsigned char *p = sc__realloc(cl->tx, LWS_PRE + len);
     if (!p) {
       sc__free(msg);
-      lost(cl, "out of memory sending a message");
+      sc__client_lost(cl, "out of memory sending a message");
       return -1;
     }
     cl->tx = p;
@@ -129,7 +129,7 @@ static int on_writeable(sc__client *cl, struct lws *wsi) {
    * next writable callback, so one lws_write per message is enough. */
   int n = lws_write(wsi, cl->tx + LWS_PRE, len, LWS_WRITE_TEXT);
   if (n < (int)len) {
-    lost(cl, "write failed");
+    sc__client_lost(cl, "write failed");
     return -1;
   }
   if (cl->tx_cap > 4 * SC__WS_CHUNK) { /* do not keep a big buffer around */
@@ -153,7 +153,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
     break;
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
     if (cl->established) {
-      lost(cl, in ? (const char *)in : "connection error");
+      sc__client_lost(cl, in ? (const char *)in : "connection error");
     } else {
       snprintf(cl->err, sizeof cl->err, "%s", in ? (const char *)in : "connection failed");
       cl->conn_failed = 1;
@@ -167,15 +167,15 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
     if (!cl->destroying && !cl->lost) return on_writeable(cl, wsi);
     break;
   case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-    lost(cl, "browser closed the websocket");
+    sc__client_lost(cl, "browser closed the websocket");
     break;
   case LWS_CALLBACK_CLIENT_CLOSED:
-    lost(cl, "websocket closed");
+    sc__client_lost(cl, "websocket closed");
     cl->wsi = NULL;
     break;
   case LWS_CALLBACK_WSI_DESTROY:
     if (wsi == cl->wsi) {
-      if (cl->established) lost(cl, "websocket gone");
+      if (cl->established) sc__client_lost(cl, "websocket gone");
       else if (!cl->conn_failed) {
         snprintf(cl->err, sizeof cl->err, "connection failed");
         cl->conn_failed = 1;
@@ -191,10 +191,15 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 
 const struct lws_protocols sc__ws_protocols[] = {
     {"stepcheck-cdp", ws_callback, 0, SC__WS_CHUNK, 0, NULL, 0},
+    {SC__PIPE_PROTOCOL, sc__pipe_callback, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 void sc__ws_want_write(sc__client *cl) {
+  if (cl->pipe_w) {
+    sc__pipe_want_write(cl);
+    return;
+  }
   if (cl->wsi && cl->established && !cl->lost && sc__cdp_outgoing(cl->cdp))
     lws_callback_on_writable(cl->wsi);
 }
