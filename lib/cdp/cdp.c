@@ -200,6 +200,27 @@ static int on_event(sc__cdp *c, json_t *root, const char *method) {
   return rc;
 }
 
+/* Reads the id of {"id":123,... from the first bytes, without parsing the
+ * rest (Chromium writes "id" first); *end (optional) is where the ',' or
+ * '}' after it is. Returns -1 when there is none. */
+static int64_t sniff_id(const char *s, size_t n, size_t *end) {
+  size_t i = 0;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (i >= n || s[i++] != '{') return -1;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (n - i < 4 || memcmp(s + i, "\"id\"", 4) != 0) return -1;
+  i += 4;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  if (i >= n || s[i++] != ':') return -1;
+  while (i < n && strchr(" \t\r\n", s[i])) i++;
+  int64_t v = 0;
+  size_t digits = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && digits < 18; i++, digits++)
+    v = v * 10 + (s[i] - '0');
+  if (end) *end = i;
+  return digits && i < n && (s[i] == ',' || s[i] == '}') ? v : -1;
+}
+
 /* The big message a run receives again and again is a screenshot reply,
  * {"id":N,"result":{"data":"<base64>"}} with ,"sessionId":"<id>" before
  * the last brace: jansson's parse of its megabyte of base64 was a tenth of
@@ -218,12 +239,8 @@ static int lit(const char *s, size_t n, size_t *i, const char *want) {
 
 static json_t *data_reply(const char *s, size_t n) {
   size_t i = 0;
-  if (n < SC__CDP_FAST_MIN || !lit(s, n, &i, "{\"id\":")) return NULL;
-  json_int_t id = 0;
-  size_t digits = 0;
-  for (; i < n && s[i] >= '0' && s[i] <= '9' && digits < 18; i++, digits++)
-    id = id * 10 + (s[i] - '0');
-  if (!digits || !lit(s, n, &i, ",\"result\":{\"data\":\"")) return NULL;
+  int64_t id = n < SC__CDP_FAST_MIN ? -1 : sniff_id(s, n, &i);
+  if (id < 0 || !lit(s, n, &i, ",\"result\":{\"data\":\"")) return NULL;
   const char *data = s + i, *q = memchr(data, '"', n - i);
   if (!q || memchr(data, '\\', (size_t)(q - data))) return NULL;
   size_t dlen = (size_t)(q - data);
@@ -240,7 +257,7 @@ static json_t *data_reply(const char *s, size_t n) {
   }
   if (!lit(s, n, &i, "}") || i != n) return NULL;
   json_t *root = json_object(), *result = json_object();
-  if (!root || !result || json_object_set_new(root, "id", json_integer(id)) ||
+  if (!root || !result || json_object_set_new(root, "id", json_integer((json_int_t)id)) ||
       json_object_set_new(result, "data", json_stringn_nocheck(data, dlen)) ||
       (sid && json_object_set_new(root, "sessionId", json_stringn(sid, slen))) ||
       json_object_set(root, "result", result)) {
@@ -282,28 +299,9 @@ int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len) {
   return rc;
 }
 
-/* Reads the id of {"id":123,... from the first bytes, without parsing the
- * rest (Chromium writes "id" first). Returns -1 when there is none. */
-static int64_t sniff_id(const char *s, size_t n) {
-  size_t i = 0;
-  while (i < n && strchr(" \t\r\n", s[i])) i++;
-  if (i >= n || s[i++] != '{') return -1;
-  while (i < n && strchr(" \t\r\n", s[i])) i++;
-  if (n - i < 4 || memcmp(s + i, "\"id\"", 4) != 0) return -1;
-  i += 4;
-  while (i < n && strchr(" \t\r\n", s[i])) i++;
-  if (i >= n || s[i++] != ':') return -1;
-  while (i < n && strchr(" \t\r\n", s[i])) i++;
-  int64_t v = 0;
-  size_t digits = 0;
-  for (; i < n && s[i] >= '0' && s[i] <= '9' && digits < 18; i++, digits++)
-    v = v * 10 + (s[i] - '0');
-  return digits && i < n && (s[i] == ',' || s[i] == '}') ? v : -1;
-}
-
 int sc__cdp_feed_oversized(sc__cdp *c, const char *head, size_t head_len,
                            size_t total_len) {
-  int64_t id = head ? sniff_id(head, head_len) : -1;
+  int64_t id = head ? sniff_id(head, head_len, NULL) : -1;
   sc__cdp_pend *p = id >= 0 ? sc__cdp_pend_take(c, id) : NULL;
   if (p) {
     char msg[160];

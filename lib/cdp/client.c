@@ -1,6 +1,7 @@
 /* CDP client: the core over the websocket transport, a service loop that
  * honours deadlines, blocking calls and event listeners. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,7 +52,22 @@ static int client_new(sc__client **out, sc_loop *loop, const sc__client_options 
   }
   cl->max_bytes = sc__cdp_max_message_bytes(cl->cdp);
   cl->next_lid = 1;
+  const char *dbg = getenv("SC_DEBUG");
+  cl->trace = dbg && strstr(dbg, "cdp") != NULL;
   sc__cdp_on_event(cl->cdp, dispatch_event, cl);
+  *out = cl;
+  return 0;
+}
+
+/* The end of both connects: on failure the half-made client goes, its
+ * error kept. */
+static int connected(sc__client **out, sc__client *cl, int rc) {
+  if (rc) {
+    sc__errsave e;
+    sc__err_save(&e);
+    sc__client_free(cl);
+    return sc__err_restore(&e, rc);
+  }
   *out = cl;
   return 0;
 }
@@ -64,40 +80,21 @@ int sc__client_connect(sc__client **out, sc_loop *loop, const char *ws_url,
   int rc = client_new(&cl, loop, opts);
   if (rc) return rc;
   double timeout = opts && opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
-  rc = sc__ws_open(cl, ws_url, timeout);
-  if (rc) {
-    sc__errsave e;
-    sc__err_save(&e);
-    sc__client_free(cl);
-    return sc__err_restore(&e, rc);
-  }
-  *out = cl;
-  return 0;
+  return connected(out, cl, sc__ws_open(cl, ws_url, timeout));
 }
 
 int sc__client_connect_pipe(sc__client **out, sc_loop *loop, int rfd, int wfd,
                             const sc__client_options *opts) {
-  if (!out) {
-    close(rfd);
-    close(wfd);
-    return sc__err(SC_EINVAL, "cdp: connect: NULL argument");
-  }
-  sc__client *cl;
-  int rc = client_new(&cl, loop, opts);
+  sc__client *cl = NULL;
+  int rc = out ? client_new(&cl, loop, opts) : sc__err(SC_EINVAL, "cdp: connect: NULL argument");
   if (rc) {
     close(rfd);
     close(wfd);
     return rc;
   }
-  rc = sc__pipe_open(cl, rfd, wfd);
-  if (rc) {
-    sc__errsave e;
-    sc__err_save(&e);
-    sc__client_free(cl);
-    return sc__err_restore(&e, rc);
-  }
-  *out = cl;
-  return 0;
+  *out = NULL;
+  /* the client owns the descriptors from here: sc__client_free closes them */
+  return connected(out, cl, sc__pipe_open(cl, rfd, wfd));
 }
 
 void sc__client_free(sc__client *cl) {
@@ -107,11 +104,10 @@ void sc__client_free(sc__client *cl) {
   sc__cdp_close(cl->cdp, SC_ECLOSED, "connection closed");
   sc__ws_close(cl);
   sc__pipe_close(cl);
-  sc__ws_drop_queue(cl);
+  sc__rx_drop_queue(cl);
   sc__loop_detach(cl->loop, cl);
   if (cl->own_loop) sc_loop_free(cl->loop);
   sc__cdp_free(cl->cdp);
-  sc__free(cl->rx);
   sc__free(cl->tx);
   sc__free(cl->ls);
   sc__free(cl);
@@ -126,7 +122,7 @@ sc_loop *sc__client_loop(sc__client *cl) { return cl->loop; }
 int sc__client_pump(sc__client *cl) {
   int handled = 0;
   sc__rxmsg *m;
-  while (!sc__cdp_is_closed(cl->cdp) && (m = sc__ws_pop(cl))) {
+  while (!sc__cdp_is_closed(cl->cdp) && (m = sc__rx_pop(cl))) {
     if (m->data)
       sc__cdp_feed(cl->cdp, m->data, m->len);
     else

@@ -88,10 +88,21 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms);
 void sc__ws_want_write(sc__client *cl);
 /* Close the socket at once (no callbacks reach the client afterwards). */
 void sc__ws_close(sc__client *cl);
+/* Received messages (rx.c). Append a piece of the message being
+ * assembled; rest: bytes known to follow (0 when unknown). -1 when out of
+ * memory (the connection is then lost). */
+int sc__rx_append(sc__client *cl, const char *in, size_t len, size_t rest);
+/* The message is whole: queue it (or its size and head, when over the
+ * cap). -1 when out of memory (the connection is then lost). */
+int sc__rx_end(sc__client *cl);
+/* Pop the oldest complete received message, or NULL. */
+sc__rxmsg *sc__rx_pop(sc__client *cl);
+/* Free every queued message and the one being assembled. */
+void sc__rx_drop_queue(sc__client *cl);
 /* The connection is gone (first reason wins). */
 void sc__client_lost(sc__client *cl, const char *why);
-/* Queue a whole received message for sc__client_pump. */
-void sc__rx_queue_push(sc__client *cl, sc__rxmsg *m);
+/* SC_DEBUG=cdp: one message in the fixtures' transcript format. */
+void sc__cdp_trace(const sc__client *cl, const char *dir, const char *msg, size_t len);
 
 /* The pipe transport (pipe.c): adopt rfd (Chromium's fd 4) and wfd (its
  * fd 3) into the client's loop; the client owns them from here on, also on
@@ -106,9 +117,5 @@ int sc__pipe_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 /* Feed what the transport received, hand a lost socket to the core and
  * expire deadlines; returns the number of things handled (loop.c). */
 int sc__client_pump(sc__client *cl);
-/* Free every queued received message. */
-void sc__ws_drop_queue(sc__client *cl);
-/* Pop the oldest complete received message, or NULL. */
-sc__rxmsg *sc__ws_pop(sc__client *cl);
 
 #endif

@@ -20,63 +20,6 @@
 
 #define SC__PIPE_BLOCK (64 * 1024) /* a Linux pipe holds 64 KiB */
 
-/* Append one piece of the message being assembled (the ws transport's
- * rules: over the cap, stop buffering and count). -1: out of memory. */
-static int rx_append(sc__client *cl, const char *in, size_t len) {
-  if (cl->rx_total == 0 && len) {
-    cl->rx_head_len = len < sizeof cl->rx_head ? len : sizeof cl->rx_head;
-    memcpy(cl->rx_head, in, cl->rx_head_len);
-  }
-  cl->rx_total += len;
-  if (!cl->rx_drop && cl->rx_total > cl->max_bytes) {
-    cl->rx_drop = 1;
-    sc__free(cl->rx);
-    cl->rx = NULL;
-    cl->rx_len = cl->rx_cap = 0;
-  }
-  if (cl->rx_drop || !len) return 0;
-  size_t need = cl->rx_len + len + 1;
-  if (need > cl->rx_cap) {
-    size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
-    char *p = sc__realloc(cl->rx, cap);
-    if (!p) return -1;
-    cl->rx = p;
-    cl->rx_cap = cap;
-  }
-  memcpy(cl->rx + cl->rx_len, in, len);
-  cl->rx_len += len;
-  return 0;
-}
-
-/* The message ends here: queue it whole (or its size, when dropped). */
-static int rx_end(sc__client *cl) {
-  sc__rxmsg *m = sc__calloc(1, sizeof *m);
-  if (!m) return -1;
-  if (cl->rx_drop) {
-    m->len = cl->rx_total;
-    memcpy(m->head, cl->rx_head, cl->rx_head_len);
-    m->head_len = cl->rx_head_len;
-  } else {
-    if (!cl->rx) { /* an empty message */
-      if (!(cl->rx = sc__malloc(1))) {
-        sc__free(m);
-        return -1;
-      }
-      cl->rx_cap = 1;
-    }
-    cl->rx[cl->rx_len] = '\0';
-    if (cl->trace) fprintf(stderr, "{\"dir\":\"in\",\"msg\":%.*s}\n", (int)cl->rx_len, cl->rx);
-    m->data = cl->rx;
-    m->len = cl->rx_len;
-    cl->rx = NULL;
-    cl->rx_cap = 0;
-  }
-  sc__rx_queue_push(cl, m);
-  cl->rx_len = cl->rx_total = cl->rx_head_len = 0;
-  cl->rx_drop = 0;
-  return 0;
-}
-
 static int on_readable(sc__client *cl) {
   char block[SC__PIPE_BLOCK];
   for (;;) {
@@ -91,10 +34,7 @@ static int on_readable(sc__client *cl) {
     while (p < end) {
       const char *z = memchr(p, '\0', (size_t)(end - p));
       size_t piece = (size_t)((z ? z : end) - p);
-      if (rx_append(cl, p, piece) < 0 || (z && rx_end(cl) < 0)) {
-        sc__client_lost(cl, "out of memory receiving a message");
-        return -1;
-      }
+      if (sc__rx_append(cl, p, piece, 0) < 0 || (z && sc__rx_end(cl) < 0)) return -1;
       p += piece + (z != NULL);
     }
     if ((size_t)n < sizeof block) return 0;
@@ -127,7 +67,7 @@ static int on_writeable(sc__client *cl) {
       size_t len;
       char *msg = sc__cdp_pop_outgoing(cl->cdp, &len);
       if (!msg) return 0;
-      if (cl->trace) fprintf(stderr, "{\"dir\":\"out\",\"msg\":%.*s}\n", (int)len, msg);
+      sc__cdp_trace(cl, "out", msg, len);
       cl->ptx = sc__realloc(msg, len + 1);
       if (!cl->ptx) {
         sc__free(msg);
@@ -196,8 +136,6 @@ static struct lws *adopt(sc__client *cl, int fd) {
 }
 
 int sc__pipe_open(sc__client *cl, int rfd, int wfd) {
-  const char *dbg = getenv("SC_DEBUG");
-  cl->trace = dbg && strstr(dbg, "cdp") != NULL;
   cl->pipe_rfd = rfd;
   cl->pipe_wfd = wfd;
   if (fcntl(rfd, F_SETFL, fcntl(rfd, F_GETFL) | O_NONBLOCK) < 0 ||

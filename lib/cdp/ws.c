@@ -1,7 +1,7 @@
-/* libwebsockets transport for the CDP client: one lws_context per client,
- * one websocket to the browser endpoint. It only moves bytes: whole received
- * messages are queued for client.c to feed to the core after lws_service()
- * returns; outgoing messages are popped from the core when writable. */
+/* libwebsockets transport for the CDP client: one websocket to the browser
+ * endpoint, on the loop's lws context. It only moves bytes: received
+ * pieces go to the assembler (rx.c); outgoing messages are popped from the
+ * core when writable. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,108 +11,18 @@
 #include "core/core.h"
 #include "url.h"
 
-/* Debug trace in the fixtures' transcript format (one JSON line each). */
-static void trace(const sc__client *cl, const char *dir, const char *msg, size_t len) {
-  if (cl->trace) fprintf(stderr, "{\"dir\":\"%s\",\"msg\":%.*s}\n", dir, (int)len, msg);
-}
-
-void sc__rx_queue_push(sc__client *cl, sc__rxmsg *m) {
-  if (cl->q_tail)
-    cl->q_tail->next = m;
-  else
-    cl->q_head = m;
-  cl->q_tail = m;
-}
-
-sc__rxmsg *sc__ws_pop(sc__client *cl) {
-  sc__rxmsg *m = cl->q_head;
-  if (m) {
-    cl->q_head = m->next;
-    if (!cl->q_head) cl->q_tail = NULL;
-  }
-  return m;
-}
-
-void sc__ws_drop_queue(sc__client *cl) {
-  sc__rxmsg *m;
-  while ((m = sc__ws_pop(cl))) {
-    sc__free(m->data);
-    sc__free(m);
-  }
-}
-
-void sc__client_lost(sc__client *cl, const char *why) {
-  if (!cl->lost && !cl->conn_failed) {
-    snprintf(cl->err, sizeof cl->err, "connection closed: %.200s", why);
-    cl->lost = 1;
-  }
-}
-
 /* One chunk of an incoming message. Returns -1 to drop the connection. */
 static int on_receive(sc__client *cl, struct lws *wsi, const char *in, size_t len) {
   size_t rest = lws_remaining_packet_payload(wsi);
-  int done = lws_is_final_fragment(wsi) && rest == 0;
-  if (cl->rx_total == 0) {
-    cl->rx_head_len = len < sizeof cl->rx_head ? len : sizeof cl->rx_head;
-    memcpy(cl->rx_head, in, cl->rx_head_len);
-  }
-  cl->rx_total += len;
-  /* Over the cap: stop buffering at once (the frame's remaining payload
-   * tells early), keep counting to report the size. */
-  if (!cl->rx_drop && cl->rx_total + rest > cl->max_bytes) {
-    cl->rx_drop = 1;
-    cl->rx_len = 0;
-    sc__free(cl->rx);
-    cl->rx = NULL;
-    cl->rx_cap = 0;
-  }
-  if (!cl->rx_drop) {
-    /* The frame's remaining payload is known: one exact allocation for a
-     * single-frame message (Chromium sends those); doubling across frames. */
-    size_t need = cl->rx_len + len + rest + 1;
-    if (need > cl->rx_cap) {
-      size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
-      char *p = sc__realloc(cl->rx, cap);
-      if (!p) {
-        sc__client_lost(cl, "out of memory receiving a message");
-        return -1;
-      }
-      cl->rx = p;
-      cl->rx_cap = cap;
-    }
-    memcpy(cl->rx + cl->rx_len, in, len);
-    cl->rx_len += len;
-  }
-  if (!done) return 0;
-  sc__rxmsg *m = sc__calloc(1, sizeof *m);
-  if (!m) {
-    sc__client_lost(cl, "out of memory receiving a message");
-    return -1;
-  }
-  if (cl->rx_drop) {
-    m->len = cl->rx_total;
-    memcpy(m->head, cl->rx_head, cl->rx_head_len);
-    m->head_len = cl->rx_head_len;
-  } else {
-    cl->rx[cl->rx_len] = '\0';
-    trace(cl, "in", cl->rx, cl->rx_len);
-    /* Hand the buffer over whole (no copy). */
-    m->data = cl->rx;
-    m->len = cl->rx_len;
-    cl->rx = NULL;
-    cl->rx_cap = 0;
-  }
-  sc__rx_queue_push(cl, m);
-  cl->rx_len = cl->rx_total = cl->rx_head_len = 0;
-  cl->rx_drop = 0;
-  return 0;
+  if (sc__rx_append(cl, in, len, rest) < 0) return -1;
+  return lws_is_final_fragment(wsi) && rest == 0 ? sc__rx_end(cl) : 0;
 }
 
 static int on_writeable(sc__client *cl, struct lws *wsi) {
   size_t len;
   char *msg = sc__cdp_pop_outgoing(cl->cdp, &len);
   if (!msg) return 0;
-  trace(cl, "out", msg, len);
+  sc__cdp_trace(cl, "out", msg, len);
   if (LWS_PRE + len > cl->tx_cap) {
     unsigned char *p = sc__realloc(cl->tx, LWS_PRE + len);
     if (!p) {
@@ -210,8 +120,6 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
   if (rc) return rc;
   if (strcmp(u.scheme, "ws") != 0)
     return sc__err(SC_EINVAL, "cdp: %s: want a ws:// URL", ws_url);
-  const char *dbg = getenv("SC_DEBUG");
-  cl->trace = dbg && strstr(dbg, "cdp") != NULL;
   double deadline = sc__now_ms() + timeout_ms;
 
   char host[300];

@@ -26,6 +26,9 @@ struct sc__judge_prep {
 };
 
 static int add(sc__judge_prep *p, const sc_expect *e) {
+  prep_entry *v = sc__realloc(p->v, (p->n + 1) * sizeof *v);
+  if (!v) return sc__err(SC_ENOMEM, "judge: out of memory");
+  p->v = v;
   prep_entry *x = &p->v[p->n];
   memset(x, 0, sizeof *x);
   x->e = e;
@@ -57,30 +60,18 @@ static int add(sc__judge_prep *p, const sc_expect *e) {
 
 int sc__judge_prep_new(sc__judge_prep **out, const sc_scenario *s) {
   *out = NULL;
-  size_t n = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    const sc_step *steps = pass ? s->steps : s->setup;
-    size_t ns = pass ? s->nsteps : s->nsetup;
-    for (size_t i = 0; i < ns; i++)
-      for (size_t k = 0; k < steps[i].nexpect; k++) n += steps[i].expect[k].kind == SC_EXPECT_TEXT;
-  }
   sc__judge_prep *p = sc__calloc(1, sizeof *p);
-  if (!p || (n && !(p->v = sc__calloc(n, sizeof *p->v)))) {
-    sc__free(p);
-    return sc__err(SC_ENOMEM, "judge: out of memory");
-  }
-  for (int pass = 0; pass < 2; pass++) {
-    const sc_step *steps = pass ? s->steps : s->setup;
-    size_t ns = pass ? s->nsteps : s->nsetup;
-    for (size_t i = 0; i < ns; i++)
-      for (size_t k = 0; k < steps[i].nexpect; k++) {
-        if (steps[i].expect[k].kind != SC_EXPECT_TEXT) continue;
-        int rc = add(p, &steps[i].expect[k]);
-        if (rc < 0) {
-          sc__judge_prep_free(p);
-          return rc;
-        }
+  if (!p) return sc__err(SC_ENOMEM, "judge: out of memory");
+  size_t nall = s->nsetup + s->nsteps;
+  for (size_t i = 0; i < nall; i++) {
+    const sc_step *st = i < s->nsetup ? &s->setup[i] : &s->steps[i - s->nsetup];
+    for (size_t k = 0; k < st->nexpect; k++) {
+      int rc = st->expect[k].kind == SC_EXPECT_TEXT ? add(p, &st->expect[k]) : 0;
+      if (rc < 0) {
+        sc__judge_prep_free(p);
+        return rc;
       }
+    }
   }
   *out = p;
   return 0;

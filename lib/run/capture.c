@@ -42,12 +42,12 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, c
    * held later. */
   int eq = 0;
   if (rc == 0 && sc__frame_has(f) && !memcmp(&f->clip, &clip, sizeof clip)) {
-    if (f->img)
+    if (f->img) {
       eq = sc__frame_equal(f, &n, clip);
-    else if (!n.pk.data && (rc = sc__pack(&n.pk, n.img)) == 0)
-      eq = sc__packed_equal(&f->pk, &n.pk);
-    else
+    } else {
+      if (!n.pk.data) rc = sc__pack(&n.pk, n.img);
       eq = rc == 0 && sc__packed_equal(&f->pk, &n.pk);
+    }
   }
   if (rc < 0 || eq) {
     sc__frame_free(&n);

@@ -32,6 +32,17 @@ static void summarize(char *buf, size_t len, const sc__verdict *v, size_t n) {
   }
 }
 
+/* The per-expectation arrays of a step: verdicts, scale and colour read on
+ * the at-rest capture. */
+static void per_expect_free(sc__stepm *sm) {
+  sc__free(sm->v);
+  sc__free(sm->sb);
+  sc__free(sm->cb);
+  sm->v = NULL;
+  sm->sb = NULL;
+  sm->cb = NULL;
+}
+
 /* The step is over (rc < 0: an error stopped it; its message is taken
  * now, before anything else can overwrite it). */
 static void finish(sc__runner *r, int rc) {
@@ -54,12 +65,7 @@ static void finish(sc__runner *r, int rc) {
   else
     sc__frame_free(&sm->cur);
   sc__frame_free(&sm->prev);
-  sc__free(sm->v);
-  sc__free(sm->sb);
-  sc__free(sm->cb);
-  sm->v = NULL;
-  sm->sb = NULL;
-  sm->cb = NULL;
+  per_expect_free(sm);
   sc__runner_step_end(r, rc);
 }
 
@@ -107,12 +113,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   if (!sm->res || !sm->v || !sm->sb || !sm->cb) {
     sc__free(sm->res);
     sm->res = NULL;
-    sc__free(sm->v);
-    sc__free(sm->sb);
-    sc__free(sm->cb);
-    sm->v = NULL;
-    sm->sb = NULL;
-    sm->cb = NULL;
+    per_expect_free(sm);
     sc__runner_step_end(r, sc__err(SC_ENOMEM, "runner: out of memory"));
     return;
   }

@@ -1,0 +1,106 @@
+/* Received messages, for every transport (ws.c, pipe.c): a message is
+ * assembled from the pieces the transport reads, capped (over the cap it is
+ * counted, not buffered, and its first bytes kept so the reply it answers
+ * can still be failed), then queued whole for client.c to feed to the core
+ * outside any lws callback. Also the debug trace (SC_DEBUG=cdp). */
+#include <stdio.h>
+#include <string.h>
+
+#include "client_priv.h"
+#include "core/core.h"
+
+void sc__cdp_trace(const sc__client *cl, const char *dir, const char *msg, size_t len) {
+  if (cl->trace) fprintf(stderr, "{\"dir\":\"%s\",\"msg\":%.*s}\n", dir, (int)len, msg);
+}
+
+void sc__client_lost(sc__client *cl, const char *why) {
+  if (!cl->lost && !cl->conn_failed) {
+    snprintf(cl->err, sizeof cl->err, "connection closed: %.200s", why);
+    cl->lost = 1;
+  }
+}
+
+static void drop_buffer(sc__client *cl) {
+  sc__free(cl->rx);
+  cl->rx = NULL;
+  cl->rx_len = cl->rx_cap = 0;
+}
+
+int sc__rx_append(sc__client *cl, const char *in, size_t len, size_t rest) {
+  if (cl->rx_total == 0 && len) {
+    cl->rx_head_len = len < sizeof cl->rx_head ? len : sizeof cl->rx_head;
+    memcpy(cl->rx_head, in, cl->rx_head_len);
+  }
+  cl->rx_total += len;
+  /* Over the cap: stop buffering at once (a known rest tells early), keep
+   * counting to report the size. */
+  if (!cl->rx_drop && cl->rx_total + rest > cl->max_bytes) {
+    cl->rx_drop = 1;
+    drop_buffer(cl);
+  }
+  if (cl->rx_drop) return 0;
+  /* With the rest known, one exact allocation for the whole message;
+   * doubling otherwise. Always room for the NUL. */
+  size_t need = cl->rx_len + len + rest + 1;
+  if (need > cl->rx_cap) {
+    size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
+    char *p = sc__realloc(cl->rx, cap);
+    if (!p) {
+      sc__client_lost(cl, "out of memory receiving a message");
+      return -1;
+    }
+    cl->rx = p;
+    cl->rx_cap = cap;
+  }
+  memcpy(cl->rx + cl->rx_len, in, len);
+  cl->rx_len += len;
+  return 0;
+}
+
+int sc__rx_end(sc__client *cl) {
+  sc__rxmsg *m = sc__calloc(1, sizeof *m);
+  if (!m || (!cl->rx_drop && !cl->rx && sc__rx_append(cl, "", 0, 0) < 0)) {
+    sc__free(m);
+    sc__client_lost(cl, "out of memory receiving a message");
+    return -1;
+  }
+  if (cl->rx_drop) {
+    m->len = cl->rx_total;
+    memcpy(m->head, cl->rx_head, cl->rx_head_len);
+    m->head_len = cl->rx_head_len;
+  } else {
+    cl->rx[cl->rx_len] = '\0';
+    sc__cdp_trace(cl, "in", cl->rx, cl->rx_len);
+    /* Hand the buffer over whole (no copy). */
+    m->data = cl->rx;
+    m->len = cl->rx_len;
+    cl->rx = NULL;
+    cl->rx_cap = 0;
+  }
+  if (cl->q_tail)
+    cl->q_tail->next = m;
+  else
+    cl->q_head = m;
+  cl->q_tail = m;
+  cl->rx_len = cl->rx_total = cl->rx_head_len = 0;
+  cl->rx_drop = 0;
+  return 0;
+}
+
+sc__rxmsg *sc__rx_pop(sc__client *cl) {
+  sc__rxmsg *m = cl->q_head;
+  if (m) {
+    cl->q_head = m->next;
+    if (!cl->q_head) cl->q_tail = NULL;
+  }
+  return m;
+}
+
+void sc__rx_drop_queue(sc__client *cl) {
+  sc__rxmsg *m;
+  while ((m = sc__rx_pop(cl))) {
+    sc__free(m->data);
+    sc__free(m);
+  }
+  drop_buffer(cl);
+}
