@@ -43,12 +43,16 @@ SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
 /** Close the tab and its context. NULL is fine. */
 SC_EXTERN void sc_page_free(sc_page *p);
 
-/** Canvas position in the page (CSS px, may be fractional) and its size. */
+/** Canvas position in the page (CSS px, may be fractional) and its size;
+ * all 0 for a NULL page. Any output pointer may be NULL. */
 SC_EXTERN void sc_page_canvas(const sc_page *p, double *x, double *y, int *w, int *h);
 
 /* Input. Guest coordinates; an integer point names a guest pixel and input
  * goes to that pixel's centre. Each returns once the browser acknowledged
- * the last event it sent. */
+ * the last event it sent. Every page function answers SC_EINVAL (with
+ * sc_errmsg() naming the function) for a NULL page or out pointer, a point
+ * that is not finite or whose input position (x + 0.5, y + 0.5) is not on
+ * the guest, and the out-of-range arguments named below. */
 
 /** Move the pointer (mouseMoved, no buttons). */
 SC_EXTERN int sc_page_move(sc_page *p, sc_point at);
@@ -68,7 +72,8 @@ SC_EXTERN int sc_page_key(sc_page *p, const char *key, int repeat);
 
 /**
  * Capture guest region clip as an image (Page.captureScreenshot, PNG,
- * decoded). scale < 1 gives a smaller image for cheap change detection;
+ * decoded). clip must lie inside the guest and have a positive size;
+ * scale in (0, 1]: < 1 gives a smaller image for cheap change detection.
  * fast non-zero uses optimizeForSpeed. *ms (optional) receives the cost.
  */
 SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip,

@@ -72,7 +72,7 @@ typedef void (*sc_progress_cb)(const sc_step_result *res, int cycles, void *user
 typedef struct sc_run_options {
   unsigned version;
   const char *url;          /**< overrides the scenario's url; NULL keeps it. Borrowed. */
-  int cycles;               /**< default 1 */
+  int cycles;               /**< default 1; < 1 is SC_EINVAL */
   const char *report_dir;   /**< failure images go here (created); NULL = none. Borrowed. */
   sc_browser *browser;      /**< borrowed; NULL = launch one for the run */
   const sc_browser_options *browser_options; /**< for the launch; NULL = defaults */

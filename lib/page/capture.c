@@ -99,11 +99,15 @@ static void cap_waited(int status, const char *errmsg, const char *b64, size_t l
 
 SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip, double scale,
                               int fast, double *ms) {
+  if (!out) return sc__err(SC_EINVAL, "sc_page_capture: out is NULL");
   *out = NULL;
-  if (scale <= 0 || scale > 1) scale = 1;
+  int rc = sc__page_check(p, "sc_page_capture");
+  if (rc) return rc;
+  if (!(scale > 0 && scale <= 1))
+    return sc__err(SC_EINVAL, "sc_page_capture: scale %g outside (0, 1]", scale);
   double t0 = sc__now_ms();
   cap_wait w = {0, 0, clip, scale, NULL, ""};
-  int rc = sc__page_capture_async(p, clip, scale, fast, 0, cap_waited, &w);
+  rc = sc__page_capture_async(p, clip, scale, fast, 0, cap_waited, &w);
   if (rc < 0) return rc;
   sc__page_wait(p, &w.done);
   if (w.status) return sc__err(w.status, "%s", w.err);

@@ -23,6 +23,8 @@ static json_t *mouse(const char *type, double x, double y, const char *button, i
 #define DISPATCH_MOUSE "Input.dispatchMouseEvent"
 
 int sc__page_move_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
+  int rc = sc__page_check_point(p, at, "sc_page_move");
+  if (rc) return rc;
   double x, y;
   sc__page_to_css(p, at, &x, &y);
   json_t *ev[1] = {mouse("mouseMoved", x, y, "none", 0, 0, 0)};
@@ -30,6 +32,8 @@ int sc__page_move_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
 }
 
 int sc__page_click_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
+  int rc = sc__page_check_point(p, at, "sc_page_click");
+  if (rc) return rc;
   double x, y;
   sc__page_to_css(p, at, &x, &y);
   json_t *ev[3] = {mouse("mouseMoved", x, y, "none", 0, 0, 0),
@@ -39,6 +43,8 @@ int sc__page_click_async(sc_page *p, sc_point at, sc__done_cb cb, void *ud) {
 }
 
 int sc__page_notch_async(sc_page *p, sc_point at, int dir, int move, sc__done_cb cb, void *ud) {
+  int rc = sc__page_check_point(p, at, "sc_page_wheel");
+  if (rc) return rc;
   double x, y;
   sc__page_to_css(p, at, &x, &y);
   double dy = dir < 0 ? -p->opts.wheel_delta : p->opts.wheel_delta;
@@ -62,8 +68,10 @@ SC_EXTERN int sc_page_click(sc_page *p, sc_point at) {
 }
 
 SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
-  if (notches == 0) return sc__err(SC_EINVAL, "wheel: 0 notches");
-  int n = notches < 0 ? -notches : notches, rc = 0;
+  int rc = sc__page_check_point(p, at, "sc_page_wheel");
+  if (rc) return rc;
+  if (notches == 0) return sc__err(SC_EINVAL, "sc_page_wheel: 0 notches");
+  int n = notches < 0 ? -notches : notches;
   for (int i = 0; i < n && rc == 0; i++) {
     if (i > 0) { /* the notch spacing, serving the connection meanwhile */
       double end = sc__now_ms() + p->opts.notch_spacing_ms;
@@ -93,6 +101,8 @@ static json_t *key_event(const char *type, const sc__keydef *k, int modifiers) {
 }
 
 int sc__page_key_async(sc_page *p, const char *name, int repeat, sc__done_cb cb, void *ud) {
+  int rc = sc__page_check(p, "sc_page_key");
+  if (rc) return rc;
   if (!name || !*name) return sc__err(SC_EINVAL, "key: empty key name");
   if (repeat < 1) return sc__err(SC_EINVAL, "key %s: repeat %d < 1", name, repeat);
   /* Split "Control+Shift+a": modifiers first, the key last ("Plus" names
@@ -144,7 +154,7 @@ int sc__page_key_async(sc_page *p, const char *name, int repeat, sc__done_cb cb,
       ev[n++] = key_event("keyUp", &mods[i], held);
     }
   }
-  int rc = sc__page_batch(p, "Input.dispatchKeyEvent", ev, n, cb, ud);
+  rc = sc__page_batch(p, "Input.dispatchKeyEvent", ev, n, cb, ud);
   sc__free(ev);
   return rc;
 }

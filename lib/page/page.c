@@ -20,16 +20,19 @@ void sc__page_to_css(const sc_page *p, sc_point g, double *x, double *y) {
 }
 
 SC_EXTERN void sc_page_canvas(const sc_page *p, double *x, double *y, int *w, int *h) {
-  if (x) *x = p->cx;
-  if (y) *y = p->cy;
-  if (w) *w = p->cw;
-  if (h) *h = p->ch;
+  if (x) *x = p ? p->cx : 0;
+  if (y) *y = p ? p->cy : 0;
+  if (w) *w = p ? p->cw : 0;
+  if (h) *h = p ? p->ch : 0;
 }
 
 SC_EXTERN int sc_page_eval(char **json, sc_page *p, const char *expr) {
   if (json) *json = NULL;
+  int rc = sc__page_check(p, "sc_page_eval");
+  if (rc) return rc;
+  if (!expr) return sc__err(SC_EINVAL, "sc_page_eval: expr is NULL");
   json_t *res = NULL;
-  int rc = sc__page_call(p, "Runtime.evaluate",
+  rc = sc__page_call(p, "Runtime.evaluate",
                          json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1,
                                    "awaitPromise", 1),
                          &res);

@@ -75,6 +75,10 @@ typedef struct sc__waiter {
 } sc__waiter;
 void sc__waited(int status, const char *errmsg, void *ud);
 int sc__page_wait_for(sc_page *p, sc__waiter *w, int rc);
+/* Argument checks (check.c): SC_EINVAL naming fn for a NULL page, or a
+ * point that is not finite or not a pixel of the guest. */
+int sc__page_check(const sc_page *p, const char *fn);
+int sc__page_check_point(const sc_page *p, sc_point at, const char *fn);
 /* The loop the page lives on (borrowed). */
 struct sc_loop *sc__page_loop(sc_page *p);
 

@@ -71,6 +71,11 @@ int sc__result_drift(sc_run_result *rr, int cycle, const char *region, long pixe
 
 SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s) {
   sc_page_options po = SC_PAGE_OPTIONS_INIT;
+  if (!out) return;
+  if (!s) {
+    *out = po;
+    return;
+  }
   po.viewport_w = s->viewport_w;
   po.viewport_h = s->viewport_h;
   po.guest_w = s->guest_w;
@@ -105,8 +110,9 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   if (opts->version < 1 || opts->version > SC_RUN_OPTIONS_VERSION)
     return sc__err(SC_EINVAL, "sc_run_scenario: options version %u, want 1..%u", opts->version,
                    SC_RUN_OPTIONS_VERSION);
+  if (opts->cycles < 1) return sc__err(SC_EINVAL, "sc_run_scenario: cycles %d < 1", opts->cycles);
   volatile int *cancel = opts->version >= 2 ? opts->cancel : NULL; /* v1 ends before it */
-  progress_fwd fwd = {opts, opts->cycles > 0 ? opts->cycles : 1};
+  progress_fwd fwd = {opts, opts->cycles};
   sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
   mo.cycles = fwd.cycles;
   mo.report_dir = opts->report_dir;

@@ -111,6 +111,40 @@ static void click_lands_on_the_guest_pixel(void **st) {
   sc_page_free(p);
 }
 
+/* Out-of-range arguments on a real page: refused with SC_EINVAL before any
+ * event is sent (the page sees nothing), never clicked somewhere harmless. */
+static void bad_points_and_clips_are_refused(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  sc_point bad[] = {{NAN, 10}, {10, INFINITY}, {-1, 10}, {10, -0.6}, {1599.5, 10}, {10, 900}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(sc_page_click(p, bad[i]), SC_EINVAL);
+    assert_non_null(strstr(sc_errmsg(), "sc_page_click"));
+    assert_int_equal(sc_page_move(p, bad[i]), SC_EINVAL);
+    assert_int_equal(sc_page_wheel(p, bad[i], 1), SC_EINVAL);
+  }
+  json_t *ev = events(p), *d[4];
+  assert_int_equal(json_array_size(ev), 0);
+  json_decref(ev);
+  sc_image *img = NULL;
+  double scales[] = {0, -1, 1.5, NAN};
+  for (size_t i = 0; i < sizeof scales / sizeof *scales; i++)
+    assert_int_equal(sc_page_capture(&img, p, (sc_rect){0, 0, 10, 10}, scales[i], 0, NULL),
+                     SC_EINVAL);
+  sc_rect clips[] = {{0, 0, 0, 10}, {-1, 0, 10, 10}, {1595, 0, 10, 10}, {0, 895, 10, 10}};
+  for (size_t i = 0; i < sizeof clips / sizeof *clips; i++)
+    assert_int_equal(sc_page_capture(&img, p, clips[i], 1, 0, NULL), SC_EINVAL);
+  assert_null(img);
+  /* The edges themselves are fine. */
+  assert_int_equal(sc_page_capture(&img, p, (sc_rect){1590, 890, 10, 10}, 1, 0, NULL), 0);
+  sc_image_free(img);
+  assert_int_equal(sc_page_click(p, (sc_point){1599.4, 899.4}), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "mousedown", d, 4), 1);
+  json_decref(ev);
+  sc_page_free(p);
+}
+
 static void wheel_is_one_event_per_notch(void **st) {
   (void)st;
   sc_page *p = open_events();
@@ -246,6 +280,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(canvas_geometry_is_measured),
       cmocka_unit_test(click_lands_on_the_guest_pixel),
+      cmocka_unit_test(bad_points_and_clips_are_refused),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
       cmocka_unit_test(capture_is_pixel_exact),
