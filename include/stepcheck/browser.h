@@ -39,6 +39,12 @@ typedef struct sc_browser_options {
 #define SC_BROWSER_OPTIONS_VERSION 3
 #define SC_BROWSER_OPTIONS_INIT \
   {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL, 0}
+/**
+ * Fill *opts with the defaults of sc_browser_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_browser_options_init(sc_browser_options *opts, unsigned version);
 
 /**
  * Launch headless Chromium with a fresh 0700 profile directory on a RAM-backed

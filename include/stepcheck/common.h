@@ -56,7 +56,6 @@ typedef enum sc_error {
 #define SC__ERR_ENUM(name, code, msg) SC_##name = (code),
   SC_ERRNO_MAP(SC__ERR_ENUM)
 #undef SC__ERR_ENUM
-  SC__ERR_LAST
 } sc_error;
 
 /** Short static text for an error code ("timed out"); "unknown error" otherwise. */

@@ -35,6 +35,12 @@ typedef struct sc_grid_options {
 } sc_grid_options;
 #define SC_GRID_OPTIONS_VERSION 1
 #define SC_GRID_OPTIONS_INIT {SC_GRID_OPTIONS_VERSION, SC_GRID_TIMEOUT_MS, NULL, NULL, 0}
+/**
+ * Fill *opts with the defaults of sc_grid_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_grid_options_init(sc_grid_options *opts, unsigned version);
 
 /**
  * Create a session: POST grid_url/session asking for Chrome with the given

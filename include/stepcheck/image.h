@@ -31,6 +31,12 @@ typedef struct sc_png_limits {
 /* Versions 1 (ends before skip_checksums) and 2 are accepted. */
 #define SC_PNG_LIMITS_VERSION 2
 #define SC_PNG_LIMITS_INIT {SC_PNG_LIMITS_VERSION, 16384, 16384, (size_t)256 << 20, 0}
+/**
+ * Fill *opts with the defaults of sc_png_limits for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_png_limits_init(sc_png_limits *opts, unsigned version);
 
 /**
  * New image, all pixels (0,0,0,0), stride width * 4.
@@ -92,6 +98,12 @@ typedef struct sc_diff_options {
 } sc_diff_options;
 #define SC_DIFF_OPTIONS_VERSION 1
 #define SC_DIFF_OPTIONS_INIT {SC_DIFF_OPTIONS_VERSION, 0.1}
+/**
+ * Fill *opts with the defaults of sc_diff_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_diff_options_init(sc_diff_options *opts, unsigned version);
 
 /**
  * Compare region ra of a with region rb of b (same w and h, each inside its

@@ -98,6 +98,12 @@ typedef struct sc_load_options {
 #define SC_LOAD_OPTIONS_INIT                                                                 \
   {SC_LOAD_OPTIONS_VERSION, 1, 0, 0.0, 1, 0.0, 2, NULL, 0, NULL, NULL, NULL, 1, NULL, NULL, \
    NULL, NULL, NULL, NULL}
+/**
+ * Fill *opts with the defaults of sc_load_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_load_options_init(sc_load_options *opts, unsigned version);
 
 /**
  * Run a load: launch or attach browsers, run the warm-up user alone, check

@@ -54,6 +54,12 @@ typedef struct sc_multi_options {
 } sc_multi_options;
 #define SC_MULTI_OPTIONS_VERSION 1
 #define SC_MULTI_OPTIONS_INIT {SC_MULTI_OPTIONS_VERSION, 1, 0.0, NULL, 1, NULL, NULL, NULL}
+/**
+ * Fill *opts with the defaults of sc_multi_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_multi_options_init(sc_multi_options *opts, unsigned version);
 
 /**
  * New multi handle for scenario s (borrowed: must outlive the handle and its

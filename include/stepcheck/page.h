@@ -27,6 +27,12 @@ typedef struct sc_page_options {
 #define SC_PAGE_OPTIONS_VERSION 1
 #define SC_PAGE_OPTIONS_INIT \
   {SC_PAGE_OPTIONS_VERSION, 1600, 940, 0, 0, 100.0, 250.0, 30000.0, NULL}
+/**
+ * Fill *opts with the defaults of sc_page_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_page_options_init(sc_page_options *opts, unsigned version);
 
 /**
  * Open url in a new browser context and wait until the page has loaded and a

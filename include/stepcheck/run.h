@@ -90,6 +90,12 @@ typedef struct sc_run_options {
 #define SC_RUN_OPTIONS_VERSION 2
 #define SC_RUN_OPTIONS_INIT \
   {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL}
+/**
+ * Fill *opts with the defaults of sc_run_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_run_options_init(sc_run_options *opts, unsigned version);
 
 /**
  * Page options for a scenario: its viewport, guest size and input profile,

@@ -95,6 +95,12 @@ typedef struct sc_text_options {
 } sc_text_options;
 #define SC_TEXT_OPTIONS_VERSION 1
 #define SC_TEXT_OPTIONS_INIT {SC_TEXT_OPTIONS_VERSION, 0.6, 3}
+/**
+ * Fill *opts with the defaults of sc_text_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_text_options_init(sc_text_options *opts, unsigned version);
 
 /** One recognised glyph. */
 typedef struct sc_text_glyph {

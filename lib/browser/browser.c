@@ -5,6 +5,7 @@
 
 #include "browser_priv.h"
 #include "core/core.h"
+#include "core/opts.h"
 
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   static const sc_browser_options defaults = SC_BROWSER_OPTIONS_INIT;
@@ -88,3 +89,7 @@ sc__client *sc__browser_client(sc_browser *b) { return b->client; }
 double sc__browser_timeout(const sc_browser *b) { return b->command_timeout_ms; }
 
 const char *sc__browser_profile_dir(const sc_browser *b) { return b->profile_dir; }
+
+SC__OPTS_INIT_FN(sc_browser_options_init, sc_browser_options, SC_BROWSER_OPTIONS_INIT,
+                 offsetof(sc_browser_options, loop), offsetof(sc_browser_options, allow_remote),
+                 sizeof(sc_browser_options))

@@ -11,6 +11,7 @@
 #include "cdp/url.h"
 #include "core/core.h"
 #include "stepcheck/grid.h"
+#include "core/opts.h"
 
 #define SC__GRID_DEFAULT_BINARY "/usr/bin/chromium"
 /* Deleting only quits a browser: do not hang for the whole creation budget
@@ -173,9 +174,7 @@ SC_EXTERN int sc_grid_session_new(sc_grid_session **out, const char *grid_url,
   *out = NULL;
   if (!grid_url) return sc__err(SC_EINVAL, "grid: grid_url is NULL");
   if (!opts) opts = &defaults;
-  if (opts->version != SC_GRID_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "grid: options version %u (want %u)", opts->version,
-                   SC_GRID_OPTIONS_VERSION);
+  if (sc__opts_version(opts->version, SC_GRID_OPTIONS_VERSION, "sc_grid_session_new")) return SC_EINVAL;
   if (opts->timeout_ms < 0 || opts->timeout_ms != opts->timeout_ms)
     return sc__err(SC_EINVAL, "grid: timeout_ms %g", opts->timeout_ms);
   sc_grid_session *g = sc__calloc(1, sizeof *g);
@@ -241,3 +240,6 @@ SC_EXTERN void sc_grid_session_free(sc_grid_session *g) {
   sc__free(g->cdp_url);
   sc__free(g);
 }
+
+SC__OPTS_INIT_FN(sc_grid_options_init, sc_grid_options, SC_GRID_OPTIONS_INIT,
+                 sizeof(sc_grid_options))

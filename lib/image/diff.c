@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "image/image_int.h"
+#include "core/opts.h"
 
 /* Largest possible squared YIQ distance (black vs white) with these weights. */
 #define SC_YIQ_MAX_DELTA 35215.0
@@ -36,7 +37,7 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff, const
   if (!ndiff || !a || !b) return sc__err(SC_EINVAL, "diff: NULL argument");
   *ndiff = 0;
   if (!opts) opts = &defopts;
-  if (opts->version != SC_DIFF_OPTIONS_VERSION || !(opts->threshold >= 0.0) ||
+  if (opts->version < 1 || opts->version > SC_DIFF_OPTIONS_VERSION || !(opts->threshold >= 0.0) ||
       opts->threshold > 1.0)
     return sc__err(SC_EINVAL, "diff: invalid options (threshold must be 0..1)");
   if (!sc__image_rect_inside(a, ra) || !sc__image_rect_inside(b, rb))
@@ -99,3 +100,6 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff, const
   if (diff) *diff = out;
   return 0;
 }
+
+SC__OPTS_INIT_FN(sc_diff_options_init, sc_diff_options, SC_DIFF_OPTIONS_INIT,
+                 sizeof(sc_diff_options))

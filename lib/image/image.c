@@ -3,6 +3,7 @@
 
 #include "core/core.h"
 #include "image/image_int.h"
+#include "core/opts.h"
 
 int sc__image_alloc(sc_image **out, int width, int height, int zero) {
   *out = NULL;
@@ -109,3 +110,6 @@ SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r, uint32_t r
   }
   return n;
 }
+
+SC__OPTS_INIT_FN(sc_png_limits_init, sc_png_limits, SC_PNG_LIMITS_INIT,
+                 offsetof(sc_png_limits, skip_checksums), sizeof(sc_png_limits))

@@ -11,6 +11,7 @@
 #include "cdp/loop.h"
 #include "core/core.h"
 #include "page_internal.h"
+#include "core/opts.h"
 
 #define SC__CANVAS_POLL_MS 50.0
 
@@ -238,9 +239,8 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
 
 static int check_open_args(sc_browser *b, const char *url, const sc_page_options *opts) {
   if (!b || !url) return sc__err(SC_EINVAL, "sc_page_open: browser and url are required");
-  if (opts->version != SC_PAGE_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "sc_page_open: options version %u, want %u", opts->version,
-                   SC_PAGE_OPTIONS_VERSION);
+  if (sc__opts_version(opts->version, SC_PAGE_OPTIONS_VERSION, "sc_page_open"))
+    return SC_EINVAL;
   if (opts->viewport_w <= 0 || opts->viewport_h <= 0)
     return sc__err(SC_EINVAL, "sc_page_open: viewport %dx%d", opts->viewport_w,
                    opts->viewport_h);

@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "page_internal.h"
+#include "core/opts.h"
 
 int sc__page_call(sc_page *p, const char *method, json_t *params, json_t **result) {
   return sc__client_call(p->cl, p->session_id, method, params, p->timeout_ms, result);
@@ -99,3 +100,6 @@ SC_EXTERN void sc_page_free(sc_page *p) {
   close_target(p, 1);
   page_release(p);
 }
+
+SC__OPTS_INIT_FN(sc_page_options_init, sc_page_options, SC_PAGE_OPTIONS_INIT,
+                 sizeof(sc_page_options))

@@ -12,6 +12,7 @@
 #include "multi.h"
 #include "quality.h"
 #include "stepcheck/load.h"
+#include "core/opts.h"
 
 #define SC__SAMPLE_MS 1000.0
 #define SC__USERS_PER_LAUNCHED 8 /* default users per launched browser */
@@ -269,9 +270,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   sc_load_options def = SC_LOAD_OPTIONS_INIT;
   if (!opts) opts = &def;
   if (!s) return sc__err(SC_EINVAL, "sc_load_run: no scenario");
-  if (opts->version != SC_LOAD_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "sc_load_run: options version %u, want %u", opts->version,
-                   SC_LOAD_OPTIONS_VERSION);
+  if (sc__opts_version(opts->version, SC_LOAD_OPTIONS_VERSION, "sc_load_run")) return SC_EINVAL;
   if (opts->users < 1) return sc__err(SC_EINVAL, "sc_load_run: users %d < 1", opts->users);
   if (opts->ramp > 0 && opts->ramp < opts->users && opts->every_ms <= 0)
     return sc__err(SC_EINVAL, "sc_load_run: ramp %d of %d users needs every_ms > 0", opts->ramp,
@@ -335,3 +334,6 @@ SC_EXTERN void sc_load_result_free(sc_load_result *r) {
   sc__free(r->error);
   sc__free(r);
 }
+
+SC__OPTS_INIT_FN(sc_load_options_init, sc_load_options, SC_LOAD_OPTIONS_INIT,
+                 sizeof(sc_load_options))

@@ -12,6 +12,7 @@
 #include "multi.h"
 #include "page/page_internal.h"
 #include "runner.h"
+#include "core/opts.h"
 
 /* How long an error waits for the crash report that may explain it. */
 #define SC__CRASH_GRACE_MS 300.0
@@ -43,9 +44,7 @@ SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_
   sc_multi_options def = SC_MULTI_OPTIONS_INIT;
   if (!opts) opts = &def;
   if (!s) return sc__err(SC_EINVAL, "sc_multi_new: no scenario");
-  if (opts->version != SC_MULTI_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "sc_multi_new: options version %u, want %u", opts->version,
-                   SC_MULTI_OPTIONS_VERSION);
+  if (sc__opts_version(opts->version, SC_MULTI_OPTIONS_VERSION, "sc_multi_new")) return SC_EINVAL;
   if (opts->cycles < 1 && opts->duration_ms <= 0)
     return sc__err(SC_EINVAL, "sc_multi_new: cycles %d < 1", opts->cycles);
   if (opts->duration_ms < 0)
@@ -304,3 +303,6 @@ SC_EXTERN void sc_multi_free(sc_multi *m) {
   sc__free(m->u);
   sc__free(m);
 }
+
+SC__OPTS_INIT_FN(sc_multi_options_init, sc_multi_options, SC_MULTI_OPTIONS_INIT,
+                 sizeof(sc_multi_options))

@@ -6,6 +6,7 @@
 #include "core/core.h"
 #include "multi.h"
 #include "runner.h"
+#include "core/opts.h"
 
 /* What each step must capture: the regions its expectations name, plus the
  * regions later steps compare with this step's snapshot. */
@@ -169,3 +170,6 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   sc__free((char *)r->user_name);
   sc__free(r);
 }
+
+SC__OPTS_INIT_FN(sc_run_options_init, sc_run_options, SC_RUN_OPTIONS_INIT,
+                 offsetof(sc_run_options, cancel), sizeof(sc_run_options))

@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "text/text_int.h"
+#include "core/opts.h"
 
 #define D SC_GLYPH_MAX_DESCENT
 
@@ -278,3 +279,6 @@ SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect reg
                      opts->min_confidence);
   return 0;
 }
+
+SC__OPTS_INIT_FN(sc_text_options_init, sc_text_options, SC_TEXT_OPTIONS_INIT,
+                 sizeof(sc_text_options))

@@ -319,9 +319,30 @@ static void the_harness_catches_crashes_and_wrong_answers(void **state) {
   assert_true(run_case(&ok, why, sizeof why) > 0);
 }
 
+/* The error table: every code distinct, named, and no sentinel sharing a
+ * code (an enum member after the table once equalled a real error). */
+static void error_codes_are_distinct(void **state) {
+  (void)state;
+  static const int codes[] = {
+#define XX(name, code, msg) SC_##name,
+      SC_ERRNO_MAP(XX)
+#undef XX
+  };
+  size_t n = sizeof codes / sizeof *codes;
+  for (size_t i = 0; i < n; i++) {
+    assert_true(codes[i] < 0);
+    assert_string_not_equal(sc_strerror(codes[i]), "unknown error");
+    for (size_t j = i + 1; j < n; j++) {
+      assert_int_not_equal(codes[i], codes[j]);
+      assert_string_not_equal(sc_strerror(codes[i]), sc_strerror(codes[j]));
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_public_function),
+      cmocka_unit_test(error_codes_are_distinct),
       cmocka_unit_test(the_harness_catches_crashes_and_wrong_answers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
