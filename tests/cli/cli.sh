@@ -24,6 +24,15 @@ expect() { # name want_rc want_stderr_substring cmd...
 
 expect version 0 "stepcheck 0." "$cli" --version
 expect help 0 "exit codes" "$cli" --help
+# Every subcommand has its own page: COMMAND --help, -h, help COMMAND.
+expect help-run 0 "--users-per-browser" "$cli" run --help
+expect help-run-h 0 "usage: stepcheck run SCENARIO" "$cli" run examples/x.json -h
+expect help-validate 0 "usage: stepcheck validate SCENARIO" "$cli" help validate
+expect help-capture 0 "--scale PERCENT" "$cli" capture --help
+expect help-glyphs 0 "--ink RRGGBB" "$cli" glyphs --help
+expect help-ocr 0 "usage: stepcheck ocr" "$cli" ocr --help
+expect help-read-scale 0 "--profile" "$cli" read-scale --help
+expect help-unknown 2 "no help for unknown command 'nope'" "$cli" help nope
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"

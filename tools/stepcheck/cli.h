@@ -43,6 +43,11 @@ int cli_make_dirs(const char *path);
 /* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
 const char *cli_value(int argc, char **argv, int *i);
 
+/* help.c: a subcommand's help page on stdout (EXIT_OK), or a usage error. */
+int cli_help(const char *cmd);
+/* Non-zero when argv[1..] holds --help or -h. */
+int cli_wants_help(int argc, char **argv);
+
 int cmd_capture(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -25,7 +25,7 @@ static const char k_usage[] =
     "                       read text with a glyph set\n"
     "  read-scale IMAGE [--region x,y,w,h] [--profile josm]\n"
     "                       read a scale bar: text, bar length, metres per pixel\n"
-    "  --version, --help\n"
+    "  --version, --help, COMMAND --help\n"
     "\n"
     "exit codes: 0 ok, 1 a step failed, 2 usage or configuration error,\n"
     "3 browser or infrastructure error\n";
@@ -41,9 +41,14 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    if (argc > 2) return cli_help(argv[2]);
     fputs(k_usage, stdout);
     return EXIT_OK;
   }
+  static const char *const known[] = {"run", "validate", "capture", "glyphs", "ocr",
+                                      "read-scale"};
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (!strcmp(cmd, known[i]) && cli_wants_help(argc - 1, argv + 1)) return cli_help(cmd);
   if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
   if (!strcmp(cmd, "capture")) return cmd_capture(argc - 1, argv + 1);

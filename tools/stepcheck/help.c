@@ -1,0 +1,96 @@
+/* `stepcheck COMMAND --help` and `stepcheck help COMMAND`: one page per
+ * subcommand, on stdout. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char k_exit[] =
+    "\nexit codes: 0 ok, 1 a step failed, 2 usage or configuration error,\n"
+    "3 browser or infrastructure error\n";
+
+typedef struct help_page {
+  const char *cmd, *text;
+} help_page;
+
+static const help_page k_pages[] = {
+    {"run",
+     "usage: stepcheck run SCENARIO [options]\n"
+     "\n"
+     "Open the scenario's page, run its setup steps, then its cycle of steps,\n"
+     "and judge every step on the pixels. Prints one line per step and a\n"
+     "summary; a run whose steps were not all verified says VOID.\n"
+     "\n"
+     "  --url URL              drive URL instead of the scenario's url\n"
+     "  --cycles N             cycles to run (default 1)\n"
+     "  --report DIR           report.json, failure images (before/after/diff)\n"
+     "  --report-json FILE     the JSON report only\n"
+     "  --junit FILE           JUnit XML (one testsuite per user)\n"
+     "  --jtl FILE             JMeter JTL (CSV)\n"
+     "  --browser ENDPOINT     attach to a running browser (host:port or ws://...;\n"
+     "                         repeat to spread users); default: launch one\n"
+     "  --allow-remote         allow a browser or grid beyond loopback\n"
+     "  --quiet, -q            no per-step lines\n"
+     "\n"
+     "many users from this process:\n"
+     "  --users N              users in all\n"
+     "  --ramp K --every S     add K users every S seconds\n"
+     "  --duration S           run for S seconds instead of --cycles\n"
+     "  --warmup C             cycles of the one-user warm-up (default 2; 0 none)\n"
+     "  --users-per-browser M  users per launched browser\n"
+     "  --grid http://H:P      one browser per WebDriver session on a Selenium Grid 4\n"
+     "\n"
+     "Ctrl-C, SIGTERM or SIGHUP end the current step, write the reports (VOID)\n"
+     "and stop every browser this run launched.\n"},
+    {"validate",
+     "usage: stepcheck validate SCENARIO\n"
+     "\n"
+     "Check a scenario file without a browser: its JSON, every field, regions\n"
+     "inside the guest, names it refers to. Prints file:line:col: message for\n"
+     "each problem.\n"},
+    {"capture",
+     "usage: stepcheck capture --url URL -o OUT.png [options]\n"
+     "\n"
+     "Screenshot the page's canvas, or a region of it, as PNG.\n"
+     "\n"
+     "  --url URL              the page\n"
+     "  -o, --output FILE      where the PNG goes\n"
+     "  --viewport WxH         browser viewport (default 1600x940)\n"
+     "  --guest WxH            expected canvas size (default: any)\n"
+     "  --region x,y,w,h       a region of the canvas (default: all of it)\n"
+     "  --scale PERCENT        1..100 (default 100)\n"
+     "  --timeout MS           page load and canvas wait (default 30000)\n"},
+    {"glyphs",
+     "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h [options] -o SET\n"
+     "\n"
+     "Learn the glyphs of TEXT from a labelled crop of IMAGE into glyph set SET\n"
+     "(created, or extended when it exists).\n"
+     "\n"
+     "  --ink RRGGBB           the text colour (default ffffff)\n"
+     "  --tol N                colour tolerance 0..255\n"},
+    {"ocr",
+     "usage: stepcheck ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
+     "\n"
+     "Read text in IMAGE with glyph set SET (a builtin name or a file).\n"},
+    {"read-scale",
+     "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]\n"
+     "\n"
+     "Read a scale bar: its text, bar length and metres per pixel\n"
+     "(profile default: josm).\n"},
+};
+
+int cli_help(const char *cmd) {
+  for (size_t i = 0; i < sizeof k_pages / sizeof *k_pages; i++)
+    if (!strcmp(k_pages[i].cmd, cmd)) {
+      fputs(k_pages[i].text, stdout);
+      fputs(k_exit, stdout);
+      return EXIT_OK;
+    }
+  return cli_err(EXIT_USAGE, "no help for unknown command '%s' (see stepcheck --help)", cmd);
+}
+
+int cli_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
+}
