@@ -81,6 +81,16 @@ SC_EXTERN void sc_set_allocator(void *(*malloc_fn)(size_t),
 /** Free memory the library handed to the caller (strings, buffers). */
 SC_EXTERN void sc_free(void *p);
 
+/** Debug output on stderr, flags ORed (default 0: silent). */
+#define SC_DEBUG_LWS 1u /**< libwebsockets' errors and warnings */
+#define SC_DEBUG_CDP 2u /**< every CDP message, one JSON line each (fixtures/cdp format) */
+/**
+ * Set the debug flags for connections made from now on. Process-wide; the
+ * library reads no environment variable (the CLI maps SC_DEBUG=1 to
+ * SC_DEBUG_LWS and SC_DEBUG=cdp to both flags). Safe from any thread.
+ */
+SC_EXTERN void sc_set_debug(unsigned flags);
+
 /** Integer rectangle, in guest (application window) pixels unless stated. */
 typedef struct sc_rect {
   int x, y, w, h;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "client_priv.h"
+#include "core/debug.h"
 #include "core/core.h"
 
 static void dispatch_event(const char *session_id, const char *method, json_t *params,
@@ -52,8 +53,7 @@ static int client_new(sc__client **out, sc_loop *loop, const sc__client_options 
   }
   cl->max_bytes = sc__cdp_max_message_bytes(cl->cdp);
   cl->next_lid = 1;
-  const char *dbg = getenv("SC_DEBUG");
-  cl->trace = dbg && strstr(dbg, "cdp") != NULL;
+  cl->trace = (sc__debug() & SC_DEBUG_CDP) != 0;
   sc__cdp_on_event(cl->cdp, dispatch_event, cl);
   *out = cl;
   return 0;

@@ -36,7 +36,7 @@ struct sc__client {
   struct lws *wsi;
   sc__cdp *cdp;
   size_t max_bytes;
-  int trace;             /* SC_DEBUG mentions "cdp": log messages to stderr */
+  int trace;             /* SC_DEBUG_CDP: log messages to stderr */
   int established;       /* handshake done */
   int conn_failed;       /* handshake failed: err says why */
   int lost;              /* socket gone, close not yet handed to the core */
@@ -101,7 +101,7 @@ sc__rxmsg *sc__rx_pop(sc__client *cl);
 void sc__rx_drop_queue(sc__client *cl);
 /* The connection is gone (first reason wins). */
 void sc__client_lost(sc__client *cl, const char *why);
-/* SC_DEBUG=cdp: one message in the fixtures' transcript format. */
+/* SC_DEBUG_CDP: one message in the fixtures' transcript format. */
 void sc__cdp_trace(const sc__client *cl, const char *dir, const char *msg, size_t len);
 
 /* The pipe transport (pipe.c): adopt rfd (Chromium's fd 4) and wfd (its

@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "client_priv.h"
+#include "core/debug.h"
 
 struct lws_context *sc__lws_context_new(const struct lws_protocols *protocols, void *user,
                                         unsigned int rx_buf_size, unsigned int fd_limit,
                                         double timeout_ms) {
-  /* lws logs to stderr; quiet unless SC_DEBUG is set. */
-  const char *dbg = getenv("SC_DEBUG");
-  lws_set_log_level(dbg && *dbg ? LLL_ERR | LLL_WARN : 0, NULL);
+  /* lws logs to stderr; quiet unless sc_set_debug asked for it. */
+  lws_set_log_level(sc__debug() & (SC_DEBUG_LWS | SC_DEBUG_CDP) ? LLL_ERR | LLL_WARN : 0, NULL);
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
   info.port = CONTEXT_PORT_NO_LISTEN;

@@ -6,16 +6,27 @@
 static const char k_enc[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* Decoding table: value 0..63, or 64 for a character outside the alphabet.
- * Built once (screenshots are megabytes of base64: a table beats branches). */
-static uint8_t k_dec[256];
-static int k_dec_ready;
-
-static void build_table(void) {
-  memset(k_dec, 64, sizeof k_dec);
-  for (int i = 0; i < 64; i++) k_dec[(unsigned char)k_enc[i]] = (uint8_t)i;
-  __atomic_store_n(&k_dec_ready, 1, __ATOMIC_RELEASE);
-}
+/* Decoding table: value 0..63, or 64 for a character outside the alphabet
+ * (screenshots are megabytes of base64: a table beats branches). A constant,
+ * so threads share it without a first-use race. */
+static const uint8_t k_dec[256] = {
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 62, 64, 64, 64, 63,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 64, 64, 64, 64, 64, 64,
+    64,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 64, 64, 64, 64, 64,
+    64, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+};
 
 int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen) {
   *out = NULL;
@@ -32,7 +43,6 @@ int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inle
   size_t n = inlen / 4 * 3 + (inlen % 4 ? inlen % 4 - 1 : 0);
   uint8_t *buf = sc__malloc(n);
   if (!buf) return sc__err(SC_ENOMEM, "base64: out of memory (%zu bytes)", n);
-  if (!__atomic_load_n(&k_dec_ready, __ATOMIC_ACQUIRE)) build_table();
   const unsigned char *u = (const unsigned char *)in;
   size_t o = 0, i = 0;
   /* Whole quads first, then the 2- or 3-character tail. */

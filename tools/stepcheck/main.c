@@ -1,5 +1,6 @@
 /* stepcheck CLI: argument parsing and dispatch only; the work is in the library. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,6 +32,9 @@ static const char k_usage[] =
     "3 browser or infrastructure error\n";
 
 int main(int argc, char **argv) {
+  /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too. */
+  const char *dbg = getenv("SC_DEBUG");
+  if (dbg && *dbg) sc_set_debug(SC_DEBUG_LWS | (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0));
   if (argc < 2) {
     fputs(k_usage, stderr);
     return EXIT_USAGE;
