@@ -32,6 +32,11 @@ cmake --build build-asan -j"$jobs" >/dev/null
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest -j"$jobs" -L unit --output-on-failure) | tee -a "$log"
 
+echo "== threads under ThreadSanitizer"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSTEPCHECK_TSAN=ON -DSTEPCHECK_BENCH=OFF >/dev/null
+cmake --build build-tsan -j"$jobs" --target integration_test_threads unit_text_test_threads >/dev/null
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -R '_test_threads$' --output-on-failure) | tee -a "$log"
+
 echo "== unit tests under valgrind"
 bash scripts/valgrind-unit.sh build-test
 

@@ -1,5 +1,20 @@
 /* stepcheck — common definitions: export macro, versions, errors, allocator, geometry.
- * SPDX-License-Identifier: MIT */
+ * SPDX-License-Identifier: MIT
+ *
+ * Thread safety (the whole library):
+ * - Distinct handles may be used from distinct threads at the same time
+ *   (two threads each driving their own browser: tested under TSan).
+ * - One handle, and everything on its loop (a loop, its browsers, pages
+ *   and multi handles), is used by one thread at a time; the library takes
+ *   no locks for it.
+ * - Objects only read after they are made (sc_scenario, sc_glyphset,
+ *   sc_image, results) may be read from several threads at once.
+ * - sc_errmsg() is per thread. sc_set_debug() is safe at any time.
+ *   sc_set_allocator() must be called before any other function, from one
+ *   thread, and not again while anything the library allocated lives.
+ * - Internal caches (the builtin glyph set, parsed once; the scale-bar
+ *   reader's last file profile, per thread and freed when the thread
+ *   exits) need nothing from the caller. */
 #ifndef STEPCHECK_COMMON_H
 #define STEPCHECK_COMMON_H
 

@@ -6,6 +6,7 @@
  * SystemOfMeasurement.getDistText(): "%.2f %s" below 9.999999, "%.1f %s"
  * otherwise, "< 0.01 <small unit>" below 0.01 small units. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +43,43 @@ static int josm_set(const sc_glyphset **out) {
 
 /* A JOSM-style scale bar drawn in another font: the glyph set comes from a
  * file. The last one loaded is kept per thread, so polling the same
- * profile does not parse the file on every read. */
-static _Thread_local struct {
+ * profile does not parse the file on every read; a thread's set is freed
+ * when the thread exits (pthread key destructor), so threads that come and
+ * go leak nothing. */
+typedef struct file_set_cache {
   char *path;
   sc_glyphset *gs;
-} t_file_set;
+} file_set_cache;
+
+static pthread_key_t g_file_set_key;
+static pthread_once_t g_file_set_once = PTHREAD_ONCE_INIT;
+static int g_file_set_key_ok;
+
+static void file_set_cache_free(void *p) {
+  file_set_cache *c = p;
+  if (!c) return;
+  sc_glyphset_free(c->gs);
+  sc__free(c->path);
+  sc__free(c);
+}
+
+static void file_set_key_make(void) {
+  g_file_set_key_ok = pthread_key_create(&g_file_set_key, file_set_cache_free) == 0;
+}
 
 static int file_set(const sc_glyphset **out, const char *path) {
-  if (t_file_set.path && !strcmp(t_file_set.path, path)) {
-    *out = t_file_set.gs;
+  pthread_once(&g_file_set_once, file_set_key_make);
+  if (!g_file_set_key_ok) return sc__err(SC_ENOMEM, "scalebar: no thread-local key");
+  file_set_cache *c = pthread_getspecific(g_file_set_key);
+  if (c && c->path && !strcmp(c->path, path)) {
+    *out = c->gs;
     return 0;
+  }
+  if (!c) {
+    if (!(c = sc__calloc(1, sizeof *c)) || pthread_setspecific(g_file_set_key, c) != 0) {
+      sc__free(c);
+      return sc__err(SC_ENOMEM, "scalebar: out of memory");
+    }
   }
   sc_glyphset *gs = NULL;
   int rc = sc_glyphset_load(&gs, path);
@@ -61,10 +89,10 @@ static int file_set(const sc_glyphset **out, const char *path) {
     sc_glyphset_free(gs);
     return sc__err(SC_ENOMEM, "scalebar: out of memory");
   }
-  sc_glyphset_free(t_file_set.gs);
-  sc__free(t_file_set.path);
-  t_file_set.gs = gs;
-  t_file_set.path = copy;
+  sc_glyphset_free(c->gs);
+  sc__free(c->path);
+  c->gs = gs;
+  c->path = copy;
   *out = gs;
   return 0;
 }
