@@ -85,9 +85,14 @@ SC_EXTERN const char *sc_strerror(int err);
 SC_EXTERN const char *sc_errmsg(void);
 
 /**
- * Replace the allocator used by the library (and handed to jansson).
- * Call before any other function; NULL pointers restore the C library's.
- * free_fn must accept NULL.
+ * Replace the allocator used by the library: everything it allocates
+ * (handles, results, images, strings it hands out) and libpng's work for
+ * its decoders and encoders. Call before any other function; NULL pointers
+ * restore the C library's. free_fn must accept NULL.
+ * jansson and libwebsockets keep their own allocators: their settings are
+ * process-wide and belong to the host program, so the library never
+ * changes them, and never frees their memory with this hook nor its own
+ * with theirs (JSON text it hands out is copied into this allocator).
  */
 SC_EXTERN void sc_set_allocator(void *(*malloc_fn)(size_t),
                                 void *(*realloc_fn)(void *, size_t),

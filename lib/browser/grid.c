@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "stepcheck/grid.h"
 #include "core/opts.h"
+#include "core/json.h"
 
 #define SC__GRID_DEFAULT_BINARY "/usr/bin/chromium"
 /* Deleting only quits a browser: do not hang for the whole creation budget
@@ -67,7 +68,7 @@ static char *new_session_body(const char *binary, const char *const *extra) {
                           "browserName", "chrome", "goog:chromeOptions", "binary", binary,
                           "args", args);
   if (!req) return NULL; /* json_pack released args ("o") */
-  char *s = json_dumps(req, JSON_COMPACT);
+  char *s = sc__json_dump(req, JSON_COMPACT);
   json_decref(req);
   return s;
 fail:
@@ -137,7 +138,7 @@ static int session_post(sc_grid_session *g, const char *grid_url, const sc__url 
     rc = sc__err(SC_ENOMEM, "grid: out of memory");
   else
     rc = sc__http_request(&status, &body, "POST", url, req, g->http_flags, g->timeout_ms);
-  sc__free(req); /* json_dumps allocates through our hook */
+  sc__free(req);
   sc__free(url);
   if (rc == SC_EIO) {
     sc__errsave e; /* the transport's reason, quoted in ours */

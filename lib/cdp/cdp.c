@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "cdp_priv.h"
+#include "core/json.h"
 
 #define SC__CDP_DEFAULT_MAX ((size_t)64 << 20)
 
@@ -63,7 +64,7 @@ static int build_message(char **text, int64_t id, const char *session_id,
     json_decref(m);
     return SC_ENOMEM;
   }
-  *text = json_dumps(m, JSON_COMPACT);
+  *text = sc__json_dump(m, JSON_COMPACT);
   json_decref(m);
   return *text ? 0 : SC_ENOMEM;
 }

@@ -1,10 +1,9 @@
-/* The one allocation hook (sc_set_allocator), shared with jansson. */
+/* The one allocation hook (sc_set_allocator): the library's own memory and
+ * libpng's (png_alloc.c). jansson and libwebsockets keep theirs. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "core.h"
 
@@ -17,7 +16,6 @@ SC_EXTERN void sc_set_allocator(void *(*m)(size_t), void *(*r)(void *, size_t),
   g_malloc = m ? m : malloc;
   g_realloc = r ? r : realloc;
   g_free = f ? f : free;
-  json_set_alloc_funcs(g_malloc, g_free);
 }
 
 SC_EXTERN void sc_free(void *p) { g_free(p); }

@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "page_internal.h"
 #include "core/opts.h"
+#include "core/json.h"
 
 #define SC__CANVAS_POLL_MS 50.0
 
@@ -250,7 +251,7 @@ static int check_open_args(sc_browser *b, const char *url, const sc_page_options
 static char *canvas_finder(const char *selector) {
   if (!selector) return sc__asprintf(k_find_canvas, "null");
   json_t *s = json_string(selector);
-  char *lit = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+  char *lit = s ? sc__json_dump(s, JSON_ENCODE_ANY) : NULL;
   json_decref(s);
   char *expr = lit ? sc__asprintf(k_find_canvas, lit) : NULL;
   sc__free(lit);

@@ -7,6 +7,7 @@
 #include "core/core.h"
 #include "page_internal.h"
 #include "core/opts.h"
+#include "core/json.h"
 
 int sc__page_call(sc_page *p, const char *method, json_t *params, json_t **result) {
   return sc__client_call(p->cl, p->session_id, method, params, p->timeout_ms, result);
@@ -49,7 +50,7 @@ SC_EXTERN int sc_page_eval(char **json, sc_page *p, const char *expr) {
   }
   if (json) {
     json_t *v = json_object_get(json_object_get(res, "result"), "value");
-    *json = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : sc__strdup("null");
+    *json = v ? sc__json_dump(v, JSON_ENCODE_ANY | JSON_COMPACT) : sc__strdup("null");
     if (!*json) rc = sc__err(SC_ENOMEM, "evaluate: out of memory");
   }
   json_decref(res);

@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "report/report_int.h"
+#include "core/json.h"
 
 /* A string, null for NULL; bytes that are not valid UTF-8 become '?'. */
 json_t *sc__report_jstr(const char *s) {
@@ -126,7 +127,7 @@ json_t *sc__report_json_run(const sc_run_result *r) {
 int sc__report_json_write(const char *path, json_t *root) {
   if (!root) return sc__err(SC_ENOMEM, "%s: out of memory building the report", path);
   /* dump to memory first: a failure there is memory, one later is I/O */
-  char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+  char *text = sc__json_dump(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
   json_decref(root);
   if (!text) return sc__err(SC_ENOMEM, "%s: out of memory formatting the report", path);
   sc__report_file rf;
@@ -136,9 +137,7 @@ int sc__report_json_write(const char *path, json_t *root) {
     fputc('\n', rf.f);
     rc = sc__report_close(&rf, 0);
   }
-  json_free_t free_fn;
-  json_get_alloc_funcs(NULL, &free_fn);
-  free_fn(text); /* jansson's allocator made it */
+  sc__free(text);
   return rc;
 }
 
