@@ -74,7 +74,12 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
 SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
                                  const sc_browser_options *opts);
 
-/** Close pages, stop a launched browser, remove its profile. NULL is fine. */
+/**
+ * Close the pages still open on b (each page's target is closed; the page
+ * object stays the caller's: its calls answer SC_ECLOSED and sc_page_free
+ * still frees it), stop a launched browser by pid, remove its profile.
+ * Free multi handles that use b first. NULL is fine.
+ */
 SC_EXTERN void sc_browser_free(sc_browser *b);
 
 /** Browser product string ("Chrome/156.0.8078.108"). Borrowed. */

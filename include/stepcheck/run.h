@@ -109,6 +109,8 @@ SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s);
  * its steps, judging each step on the pixels.
  * @param out the result, the caller's (sc_run_result_free); set even when the
  *            run stopped on an infrastructure error (then out->error says why).
+ *            The result borrows s (step ids, the app name): free the result
+ *            before the scenario.
  * @return 0 when the run completed (steps may have failed: see out->passed);
  *         a negative sc_error when the browser, page or connection failed.
  */

@@ -22,6 +22,7 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
   b->loop = opts->version >= 2 ? opts->loop : NULL;
   b->allow_remote = opts->version >= 3 && opts->allow_remote;
+  b->deps.prev = b->deps.next = &b->deps;
   *out = b;
   return 0;
 }
@@ -59,8 +60,30 @@ int sc__browser_attach_pipe(sc_browser *b, const char *ws_url, int rfd, int wfd,
   return attach(b, ws_url, rfd, wfd, timeout_ms);
 }
 
+void sc__browser_track(sc_browser *b, sc__browser_dep *dep) {
+  dep->next = &b->deps;
+  dep->prev = b->deps.prev;
+  b->deps.prev->next = dep;
+  b->deps.prev = dep;
+}
+
+void sc__browser_untrack(sc_browser *b, sc__browser_dep *dep) {
+  (void)b;
+  if (!dep->next) return;
+  dep->prev->next = dep->next;
+  dep->next->prev = dep->prev;
+  dep->prev = dep->next = NULL;
+}
+
 SC_EXTERN void sc_browser_free(sc_browser *b) {
   if (!b) return;
+  /* Pages still open: closed and cut loose (their calls answer SC_ECLOSED
+   * and sc_page_free still frees them), never left pointing at us. */
+  while (b->deps.next != &b->deps) {
+    sc__browser_dep *d = b->deps.next;
+    sc__browser_untrack(b, d);
+    d->orphan(d);
+  }
   if (b->pid > 0 && b->client && !sc__cdp_is_closed(sc__client_cdp(b->client))) {
     /* Ask politely first: Chromium flushes and exits on its own. The reply
      * often never comes (the socket closes first), hence the short wait. */

@@ -14,4 +14,17 @@ double sc__browser_timeout(const sc_browser *b);
  * sc_browser_free), NULL when attached. Borrowed. */
 const char *sc__browser_profile_dir(const sc_browser *b);
 
+/* Objects that live on a browser's connection (pages) and must hear when
+ * the browser is freed first: the browser calls orphan(dep) for each one
+ * still tracked, in sc_browser_free, before its connection goes. orphan
+ * must sc__browser_untrack the dep (or let the browser drop it: it is
+ * unlinked before the call). Intrusive list: the dep is embedded. */
+typedef struct sc__browser_dep {
+  struct sc__browser_dep *prev, *next;
+  void (*orphan)(struct sc__browser_dep *dep);
+} sc__browser_dep;
+void sc__browser_track(sc_browser *b, sc__browser_dep *dep);
+/* Unlink dep (a dep not tracked, all zero, is fine). */
+void sc__browser_untrack(sc_browser *b, sc__browser_dep *dep);
+
 #endif

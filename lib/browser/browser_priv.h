@@ -18,6 +18,7 @@ struct sc_browser {
   size_t max_message_bytes;
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
   int allow_remote;    /* attach may reach hosts other than loopback */
+  sc__browser_dep deps; /* list head of the pages on this browser */
 };
 
 /* Chromium's flags for a headless run, NULL-terminated (launch.c): what a

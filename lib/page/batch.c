@@ -34,6 +34,10 @@ static void batch_reply(int status, json_t *result, const char *errmsg, void *ud
 
 int sc__page_batch(sc_page *p, const char *method, json_t **params, int n, sc__done_cb cb,
                    void *ud) {
+  if (!p->cl) { /* orphaned: its browser was freed */
+    for (int i = 0; i < n; i++) json_decref(params[i]);
+    return sc__page_check(p, method);
+  }
   batch *b = sc__calloc(1, sizeof *b);
   int rc = b ? 0 : sc__err(SC_ENOMEM, "%s: out of memory", method);
   for (int i = 0; i < n && rc == 0; i++)

@@ -35,7 +35,9 @@ static void cap_reply(int status, json_t *res, const char *errmsg, void *ud) {
 
 int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
                            double timeout_ms, sc__capture_cb cb, void *ud) {
-  int rc = check_clip(p, clip);
+  int rc = sc__page_check(p, "capture");
+  if (rc < 0) return rc;
+  rc = check_clip(p, clip);
   if (rc < 0) return rc;
   json_t *params = json_pack(
       "{s:s, s:{s:f, s:f, s:f, s:f, s:f}, s:b, s:b, s:b}", "format", "png", "clip", "x",

@@ -8,6 +8,7 @@
 
 int sc__page_check(const sc_page *p, const char *fn) {
   if (!p) return sc__err(SC_EINVAL, "%s: page is NULL", fn);
+  if (!p->cl) return sc__err(SC_ECLOSED, "%s: the page's browser was freed", fn);
   return 0;
 }
 

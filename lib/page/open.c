@@ -275,6 +275,7 @@ int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
   }
   p->browser = b;
   p->cl = sc__browser_client(b);
+  sc__page_track(p);
   p->opts = *opts;
   p->opts.canvas_selector = NULL; /* borrowed: not kept past open */
   p->timeout_ms = sc__browser_timeout(b);

@@ -2,6 +2,7 @@
  * and finding the guest canvas (size checked: a silently scaled canvas puts
  * every click somewhere plausible and wrong). */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -10,6 +11,10 @@
 #include "core/json.h"
 
 int sc__page_call(sc_page *p, const char *method, json_t *params, json_t **result) {
+  if (!p->cl) {
+    json_decref(params);
+    return sc__page_check(p, method);
+  }
   return sc__client_call(p->cl, p->session_id, method, params, p->timeout_ms, result);
 }
 
@@ -62,6 +67,7 @@ SC_EXTERN int sc_page_eval(char **json, sc_page *p, const char *expr) {
  * flight is abandoned: its replies find no page. */
 static void close_target(sc_page *p, int wait) {
   sc__page_open_abandon(p);
+  if (!p->cl) return; /* orphaned: the browser closed us already */
   sc__cdp *cdp = sc__client_cdp(p->cl);
   if (sc__cdp_is_closed(cdp)) return;
   if (p->target_id) {
@@ -83,11 +89,28 @@ void sc__page_set_timeout(sc_page *p, double ms) {
 }
 
 static void page_release(sc_page *p) {
-  if (p->lid) sc__client_unlisten(p->cl, p->lid);
+  if (p->browser) sc__browser_untrack(p->browser, &p->dep);
+  if (p->lid && p->cl) sc__client_unlisten(p->cl, p->lid);
   sc__free(p->context_id);
   sc__free(p->target_id);
   sc__free(p->session_id);
   sc__free(p);
+}
+
+/* The browser is being freed with this page open: close its target while
+ * the connection lives, then cut the page loose. The caller still owns p. */
+static void page_orphan(sc__browser_dep *dep) {
+  sc_page *p = (sc_page *)(void *)((char *)dep - offsetof(sc_page, dep));
+  close_target(p, 1);
+  if (p->lid) sc__client_unlisten(p->cl, p->lid);
+  p->lid = 0;
+  p->cl = NULL;
+  p->browser = NULL;
+}
+
+void sc__page_track(sc_page *p) {
+  p->dep.orphan = page_orphan;
+  sc__browser_track(p->browser, &p->dep);
 }
 
 void sc__page_close_async(sc_page *p) {

@@ -23,6 +23,7 @@ struct sc_page {
   struct sc__opener *opener; /* an open in flight (open.c), else NULL */
   sc__listener_id lid;   /* our event listener on the client, 0 none */
   int crashed;           /* the renderer crashed (Inspector.targetCrashed) */
+  sc__browser_dep dep;   /* tracked by the browser: freed first, it orphans us */
 };
 
 /* One CDP command on this page's session; *result (optional) new reference.
@@ -75,8 +76,11 @@ typedef struct sc__waiter {
 } sc__waiter;
 void sc__waited(int status, const char *errmsg, void *ud);
 int sc__page_wait_for(sc_page *p, sc__waiter *w, int rc);
+/* Register p (p->browser set) with its browser (page.c). */
+void sc__page_track(sc_page *p);
 /* Argument checks (check.c): SC_EINVAL naming fn for a NULL page, or a
- * point that is not finite or not a pixel of the guest. */
+ * point that is not finite or not a pixel of the guest; SC_ECLOSED for a
+ * page whose browser was freed. */
 int sc__page_check(const sc_page *p, const char *fn);
 int sc__page_check_point(const sc_page *p, sc_point at, const char *fn);
 /* The loop the page lives on (borrowed). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "browser/browser.h"
 #include "core/core.h"
 #include "stepcheck.h"
 
@@ -142,6 +143,47 @@ static void bad_points_and_clips_are_refused(void **st) {
   ev = events(p);
   assert_int_equal(of_type(ev, "mousedown", d, 4), 1);
   json_decref(ev);
+  sc_page_free(p);
+}
+
+/* Targets of browser b whose URL contains part. */
+static int targets_at(sc_browser *b, const char *part) {
+  json_t *res = NULL, *t;
+  size_t i;
+  int n = 0;
+  assert_int_equal(
+      sc__client_call(sc__browser_client(b), NULL, "Target.getTargets", NULL, 5000, &res), 0);
+  json_array_foreach(json_object_get(res, "targetInfos"), i, t) {
+    const char *url = json_string_value(json_object_get(t, "url"));
+    n += url && strstr(url, part) != NULL;
+  }
+  json_decref(res);
+  return n;
+}
+
+/* Freeing the browser before its page: the page's target is closed in the
+ * browser (an attached browser keeps running, so this is visible), calls on
+ * the page answer SC_ECLOSED, and sc_page_free still frees it. */
+static void browser_freed_before_its_page(void **st) {
+  (void)st;
+  sc_browser *att = NULL;
+  assert_int_equal(sc_browser_connect(&att, sc_browser_ws_url(g_b), NULL), 0);
+  sc_page_options o = SC_PAGE_OPTIONS_INIT;
+  o.guest_w = 1600;
+  o.guest_h = 900;
+  sc_page *p = NULL, *q = NULL;
+  assert_int_equal(sc_page_open(&p, att, page_url("pages/events.html"), &o), 0);
+  assert_int_equal(sc_page_open(&q, att, page_url("pages/pattern.html"), NULL), 0);
+  sc_page_free(q); /* freed in the right order: untracked */
+  assert_int_equal(targets_at(g_b, "events.html"), 1);
+  sc_browser_free(att);
+  assert_int_equal(targets_at(g_b, "events.html"), 0);
+  assert_int_equal(sc_page_click(p, (sc_point){10, 10}), SC_ECLOSED);
+  assert_non_null(strstr(sc_errmsg(), "browser was freed"));
+  sc_image *img = NULL;
+  assert_int_equal(sc_page_capture(&img, p, (sc_rect){0, 0, 10, 10}, 1, 0, NULL), SC_ECLOSED);
+  assert_int_equal(sc_page_eval(NULL, p, "1"), SC_ECLOSED);
+  assert_int_equal(sc_page_key(p, "a", 1), SC_ECLOSED);
   sc_page_free(p);
 }
 
@@ -281,6 +323,7 @@ int main(void) {
       cmocka_unit_test(canvas_geometry_is_measured),
       cmocka_unit_test(click_lands_on_the_guest_pixel),
       cmocka_unit_test(bad_points_and_clips_are_refused),
+      cmocka_unit_test(browser_freed_before_its_page),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
       cmocka_unit_test(capture_is_pixel_exact),
