@@ -154,6 +154,9 @@ static int violation(sc__cdp *c, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
+  /* jansson quotes the bytes near an error: the browser's, maybe not text */
+  for (char *q = why; *q; q++)
+    if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f) *q = '?';
   snprintf(reason, sizeof reason, "protocol error: %s", why);
   sc__cdp_close(c, SC_EPROTO, reason);
   return sc__err(SC_EPROTO, "cdp: %s", reason);
@@ -181,12 +184,12 @@ static int on_reply(sc__cdp *c, json_t *root, int64_t id) {
     const char *data = json_string_value(json_object_get(error, "data"));
     /* After its renderer crashed, a session's commands fail with Chromium's
      * generic text (-32603 Internal error): say what happened. */
-    int crashed = p->session && sc__cdp_crashed_has(c, p->session);
-    snprintf(msg, sizeof msg, "%s%lld %s%s%s%s%s", crashed ? "target crashed (" : "",
+    int gone = p->session && sc__cdp_crashed_has(c, p->session);
+    snprintf(msg, sizeof msg, "%s%lld %s%s%s%s%s", gone ? "target crashed (" : "",
              (long long)json_integer_value(json_object_get(error, "code")),
              text ? text : "(no message)", data ? " (" : "", data ? data : "",
-             data ? ")" : "", crashed ? ")" : "");
-    p->cb(crashed ? SC_ECRASHED : SC_EPROTO, NULL, msg, p->ud);
+             data ? ")" : "", gone ? ")" : "");
+    p->cb(gone ? SC_ECRASHED : SC_EPROTO, NULL, msg, p->ud);
   } else {
     const char *sid = json_string_value(json_object_get(result, "sessionId"));
     if (p->attach_target && sid)
