@@ -365,7 +365,7 @@ static void malformed_messages_fail_the_connection(void **st) {
   violation_fails_everything("{\"id\":1,", 8, "line 1");
   static const char esc[] = "{\"id\":1,\n\x1b[2Jx", ctl[] = "{\"a\":\"b\nc\"}";
   violation_fails_everything(esc, strlen(esc), "line 2");
-  violation_fails_everything(ctl, strlen(ctl), "control character");
+  violation_fails_everything(ctl, strlen(ctl), "unexpected newline");
 }
 
 /* A reply to an id we never sent is a violation; a late reply to one we
