@@ -3,6 +3,7 @@
  * feeds whole incoming messages and pops whole outgoing ones. */
 #include "cdp.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,33 +142,72 @@ char *sc__cdp_pop_outgoing(sc__cdp *c, size_t *len) {
   return text;
 }
 
+/* The browser broke the protocol: nothing it sends can be trusted to match
+ * what we wait for any more, so the connection fails at once, every
+ * pending command with it (SC_EPROTO, this reason), rather than each
+ * waiting for its deadline. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int violation(sc__cdp *c, const char *fmt, ...) {
+  char why[200], reason[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  /* jansson quotes the bytes near an error: the browser's, maybe not text */
+  for (char *q = why; *q; q++)
+    if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f) *q = '?';
+  snprintf(reason, sizeof reason, "protocol error: %s", why);
+  sc__cdp_close(c, SC_EPROTO, reason);
+  return sc__err(SC_EPROTO, "cdp: %s", reason);
+}
+
 /* The reply with this id arrived: fire its callback once. */
 static int on_reply(sc__cdp *c, json_t *root, int64_t id) {
-  sc__cdp_pend *p = sc__cdp_pend_take(c, id);
-  if (!p) return 0; /* already timed out or failed: nobody waits */
-  int rc = 0;
   json_t *error = json_object_get(root, "error");
   json_t *result = json_object_get(root, "result");
+  if (!error && !json_is_object(result))
+    return violation(c, "reply %lld has neither result nor error", (long long)id);
+  sc__cdp_pend *p = sc__cdp_pend_take(c, id);
+  if (!p) {
+    /* A reply to a command that timed out, failed by a crash or was sent
+     * without a callback: nobody waits. An id we never sent is a reply to
+     * something else: the stream is not what we think it is. */
+    if (id <= 0 || id >= c->next_id)
+      return violation(c, "reply to id %lld, which was never sent", (long long)id);
+    return 0;
+  }
+  int rc = 0;
   if (error) {
     char msg[512];
     const char *text = json_string_value(json_object_get(error, "message"));
     const char *data = json_string_value(json_object_get(error, "data"));
-    snprintf(msg, sizeof msg, "%lld %s%s%s%s",
+    /* After its renderer crashed, a session's commands fail with Chromium's
+     * generic text (-32603 Internal error): say what happened. */
+    int gone = p->session && sc__cdp_crashed_has(c, p->session);
+    snprintf(msg, sizeof msg, "%s%lld %s%s%s%s%s", gone ? "target crashed (" : "",
              (long long)json_integer_value(json_object_get(error, "code")),
              text ? text : "(no message)", data ? " (" : "", data ? data : "",
-             data ? ")" : "");
-    p->cb(SC_EPROTO, NULL, msg, p->ud);
-  } else if (json_is_object(result)) {
+             data ? ")" : "", gone ? ")" : "");
+    p->cb(gone ? SC_ECRASHED : SC_EPROTO, NULL, msg, p->ud);
+  } else {
     const char *sid = json_string_value(json_object_get(result, "sessionId"));
     if (p->attach_target && sid)
       rc = sc__cdp_sessions_add(c, p->attach_target, sid);
     p->cb(0, result, NULL, p->ud);
-  } else {
-    p->cb(SC_EPROTO, NULL, "reply has neither result nor error", p->ud);
-    rc = sc__err(SC_EFORMAT, "cdp: reply %lld has neither result nor error",
-                 (long long)id);
   }
   sc__cdp_pend_free(p);
+  return rc;
+}
+
+/* A session's renderer crashed: remember it (later error replies on it
+ * mean the crash), then fail what it waits for. */
+static int crashed(sc__cdp *c, const char *session) {
+  char copy[128]; /* session may be a map entry that a callback frees */
+  snprintf(copy, sizeof copy, "%s", session);
+  int rc = sc__cdp_crashed_add(c, copy);
+  sc__cdp_fail_session(c, copy, SC_ECRASHED, "target crashed");
   return rc;
 }
 
@@ -185,17 +225,15 @@ static int on_event(sc__cdp *c, json_t *root, const char *method) {
   } else if (strcmp(method, "Target.detachedFromTarget") == 0 && psid) {
     sc__cdp_fail_session(c, psid, SC_EDETACHED, "target detached");
     sc__cdp_sessions_remove(c, psid);
+    sc__cdp_crashed_remove(c, psid);
   } else if (strcmp(method, "Inspector.targetCrashed") == 0 && sid) {
-    sc__cdp_fail_session(c, sid, SC_ECRASHED, "target crashed");
+    rc = crashed(c, sid);
+  } else if (strcmp(method, "Inspector.targetReloadedAfterCrash") == 0 && sid) {
+    sc__cdp_crashed_remove(c, sid);
   } else if (strcmp(method, "Target.targetCrashed") == 0) {
     const char *tid = json_string_value(json_object_get(params, "targetId"));
     const char *mapped = tid ? sc__cdp_session_for_target(c, tid) : NULL;
-    if (mapped) {
-      /* The map entry may go away in a callback; fail on a copy. */
-      char copy[128];
-      snprintf(copy, sizeof copy, "%s", mapped);
-      sc__cdp_fail_session(c, copy, SC_ECRASHED, "target crashed");
-    }
+    if (mapped) rc = crashed(c, mapped);
   }
   if (c->ev) c->ev(sid, method, params, c->ev_ud);
   return rc;
@@ -280,22 +318,23 @@ int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len) {
   if (!root) {
     if (json_error_code(&je) == json_error_out_of_memory)
       return sc__err(SC_ENOMEM, "cdp: out of memory parsing a %zu byte message", len);
-    return sc__err(SC_EFORMAT, "cdp: malformed message (line %d column %d): %s",
-                   je.line, je.column, je.text);
+    /* jansson also refuses text that is not UTF-8 ("unable to decode byte") */
+    return violation(c, "malformed message from the browser (%zu bytes, line %d column %d: %s)",
+                     len, je.line, je.column, je.text);
   }
   int rc;
   json_t *jid = json_object_get(root, "id");
   const char *method = json_string_value(json_object_get(root, "method"));
   if (!json_is_object(root))
-    rc = sc__err(SC_EFORMAT, "cdp: message is not a JSON object");
+    rc = violation(c, "message from the browser is not a JSON object");
   else if (jid && json_is_integer(jid))
     rc = on_reply(c, root, json_integer_value(jid));
   else if (jid)
-    rc = sc__err(SC_EFORMAT, "cdp: reply id is not an integer");
+    rc = violation(c, "reply id from the browser is not an integer");
   else if (method)
     rc = on_event(c, root, method);
   else
-    rc = sc__err(SC_EFORMAT, "cdp: message has neither id nor method");
+    rc = violation(c, "message from the browser has neither id nor method");
   json_decref(root);
   return rc;
 }
@@ -316,3 +355,5 @@ int sc__cdp_feed_oversized(sc__cdp *c, const char *head, size_t head_len,
 }
 
 size_t sc__cdp_max_message_bytes(const sc__cdp *c) { return c->max_bytes; }
+
+const char *sc__cdp_close_reason(const sc__cdp *c) { return c->closed ? c->why : ""; }

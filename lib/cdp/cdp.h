@@ -52,8 +52,13 @@ char *sc__cdp_pop_outgoing(sc__cdp *c, size_t *len);
  * event callback. Crash/detach events fail that session's pending commands
  * (Inspector.targetCrashed → SC_ECRASHED, Target.targetCrashed → SC_ECRASHED
  * for the session attached to that targetId, Target.detachedFromTarget →
- * SC_EDETACHED). Returns SC_ETOOBIG / SC_EFORMAT for a bad message (the
- * connection stays usable: the message is dropped). */
+ * SC_EDETACHED); an error reply on a crashed session is SC_ECRASHED too.
+ * A message over the cap: SC_ETOOBIG, dropped, the connection stays usable.
+ * A protocol violation (malformed JSON or not UTF-8, not an object, neither
+ * id nor method, a non-integer id, a reply to an id never sent, a reply with
+ * neither result nor error) closes the connection: every pending command
+ * fails at once with SC_EPROTO and the reason, which is also returned (with
+ * sc_errmsg() set) and kept (sc__cdp_close_reason). */
 int sc__cdp_feed(sc__cdp *c, const char *msg, size_t len);
 
 /* Fail commands whose deadline passed with SC_ETIMEDOUT. */
@@ -70,6 +75,9 @@ size_t sc__cdp_pending(const sc__cdp *c);
 void sc__cdp_close(sc__cdp *c, int err, const char *reason);
 /* Non-zero once sc__cdp_close was called. */
 int sc__cdp_is_closed(const sc__cdp *c);
+/* Why the connection was closed (the first close's reason); "" while open.
+ * Borrowed, valid as long as c. */
+const char *sc__cdp_close_reason(const sc__cdp *c);
 
 /* Register the event callback (one; NULL removes it). */
 void sc__cdp_on_event(sc__cdp *c, sc__cdp_event_cb cb, void *userdata);

@@ -31,6 +31,12 @@ typedef struct sc__cdp_session {
   char *session;
 } sc__cdp_session;
 
+/* A session whose renderer crashed: an error reply on it means the crash. */
+typedef struct sc__cdp_crashed {
+  struct sc__cdp_crashed *next;
+  char *session;
+} sc__cdp_crashed;
+
 struct sc__cdp {
   int64_t next_id;
   sc__cdp_pend *head, *tail; /* in send order */
@@ -43,6 +49,8 @@ struct sc__cdp {
   sc__cdp_event_cb ev;
   void *ev_ud;
   int closed;
+  char why[256];             /* the close's reason (sc__cdp_close_reason) */
+  sc__cdp_crashed *crashed;  /* sessions whose renderer crashed */
 };
 
 /* Append p to the pending table. */
@@ -59,7 +67,13 @@ void sc__cdp_fail_session(sc__cdp *c, const char *session_id, int err,
 int sc__cdp_sessions_add(sc__cdp *c, const char *target, const char *session);
 /* Forget every entry for this session. */
 void sc__cdp_sessions_remove(sc__cdp *c, const char *session);
-/* Forget everything. */
+/* Forget everything (the session map and the crashed sessions). */
 void sc__cdp_sessions_clear(sc__cdp *c);
+
+/* Mark a session crashed (0, or SC_ENOMEM); forget the mark (a detach, or
+ * the target reloaded after its crash); ask for it. */
+int sc__cdp_crashed_add(sc__cdp *c, const char *session);
+void sc__cdp_crashed_remove(sc__cdp *c, const char *session);
+int sc__cdp_crashed_has(const sc__cdp *c, const char *session);
 
 #endif

@@ -122,12 +122,18 @@ sc_loop *sc__client_loop(sc__client *cl) { return cl->loop; }
 int sc__client_pump(sc__client *cl) {
   int handled = 0;
   sc__rxmsg *m;
-  while (!sc__cdp_is_closed(cl->cdp) && (m = sc__rx_pop(cl))) {
-    if (m->data)
-      sc__cdp_feed(cl->cdp, m->data, m->len);
-    else
-      sc__cdp_feed_oversized(cl->cdp, m->head, m->head_len, m->len);
-    handled++;
+  while ((m = sc__rx_pop(cl))) {
+    /* After a close (a protocol violation closes from inside the core) what
+     * still comes is dropped, not queued for ever. */
+    if (!sc__cdp_is_closed(cl->cdp)) {
+      if (m->data)
+        sc__cdp_feed(cl->cdp, m->data, m->len);
+      else
+        sc__cdp_feed_oversized(cl->cdp, m->head, m->head_len, m->len);
+      handled++;
+      if (sc__cdp_is_closed(cl->cdp) && !cl->err[0])
+        snprintf(cl->err, sizeof cl->err, "%s", sc__cdp_close_reason(cl->cdp));
+    }
     sc__free(m->data);
     sc__free(m);
   }

@@ -109,6 +109,8 @@ double sc__cdp_next_deadline(const sc__cdp *c) {
 
 void sc__cdp_close(sc__cdp *c, int err, const char *reason) {
   if (!c) return;
+  if (!c->closed) /* the first close's reason is the one that stays */
+    snprintf(c->why, sizeof c->why, "%s", reason && *reason ? reason : sc_strerror(err));
   c->closed = 1; /* before the callbacks: their sends fail at once */
   while (c->out_head) sc__free(sc__cdp_pop_outgoing(c, NULL));
   char msg[256];
@@ -159,6 +161,37 @@ void sc__cdp_sessions_clear(sc__cdp *c) {
     sc__free(s->session);
     sc__free(s);
   }
+  while (c->crashed) sc__cdp_crashed_remove(c, c->crashed->session);
+}
+
+int sc__cdp_crashed_add(sc__cdp *c, const char *session) {
+  if (sc__cdp_crashed_has(c, session)) return 0;
+  sc__cdp_crashed *k = sc__calloc(1, sizeof *k);
+  if (!k || !(k->session = sc__strdup(session))) {
+    sc__free(k);
+    return sc__err(SC_ENOMEM, "cdp: out of memory");
+  }
+  k->next = c->crashed;
+  c->crashed = k;
+  return 0;
+}
+
+void sc__cdp_crashed_remove(sc__cdp *c, const char *session) {
+  for (sc__cdp_crashed **pp = &c->crashed; *pp; pp = &(*pp)->next) {
+    if (strcmp((*pp)->session, session) == 0) {
+      sc__cdp_crashed *k = *pp;
+      *pp = k->next;
+      sc__free(k->session);
+      sc__free(k);
+      return;
+    }
+  }
+}
+
+int sc__cdp_crashed_has(const sc__cdp *c, const char *session) {
+  for (const sc__cdp_crashed *k = c->crashed; k; k = k->next)
+    if (strcmp(k->session, session) == 0) return 1;
+  return 0;
 }
 
 const char *sc__cdp_session_for_target(const sc__cdp *c, const char *target_id) {

@@ -66,13 +66,30 @@ int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, d
   size_t n = 0;
   int rc = sc__base64_decode(&png, &n, b64, len);
   if (rc < 0) return rc;
-  /* Chromium's own PNG over a local, checked connection: no checksums */
+  /* Chromium's own PNG over a local, checked connection: no checksums.
+   * Its size may differ from the clip by one pixel (rounding of the scaled
+   * clip); a PNG that declares more is refused from its IHDR, before any
+   * row is decoded (a hostile or broken browser cannot make us inflate and
+   * allocate a picture far larger than asked for). */
+  int want_w = (int)(clip.w * scale + 0.5), want_h = (int)(clip.h * scale + 0.5);
   sc_png_limits lim = SC_PNG_LIMITS_INIT;
   lim.skip_checksums = 1;
+  lim.max_width = want_w + 1;
+  lim.max_height = want_h + 1;
+  lim.max_bytes = (size_t)lim.max_width * (size_t)lim.max_height * 4;
   rc = sc_image_decode_png(out, png, n, &lim);
+  if (rc == SC_ETOOBIG && n >= 24) {
+    const uint8_t *d = png + 16; /* IHDR width and height: precheck read them */
+    unsigned long w = (unsigned long)d[0] << 24 | (unsigned long)d[1] << 16 |
+                      (unsigned long)d[2] << 8 | d[3];
+    unsigned long h = (unsigned long)d[4] << 24 | (unsigned long)d[5] << 16 |
+                      (unsigned long)d[6] << 8 | d[7];
+    rc = sc__err(SC_EGEOMETRY,
+                 "capture: the PNG declares %lux%lu for a %dx%d clip at scale %g; "
+                 "refused before decoding", w, h, clip.w, clip.h, scale);
+  }
   sc__free(png);
   if (rc < 0) return rc;
-  int want_w = (int)(clip.w * scale + 0.5), want_h = (int)(clip.h * scale + 0.5);
   if (abs((*out)->width - want_w) > 1 || abs((*out)->height - want_h) > 1) {
     rc = sc__err(SC_EGEOMETRY, "capture: got %dx%d for a %dx%d clip at scale %g",
                  (*out)->width, (*out)->height, clip.w, clip.h, scale);

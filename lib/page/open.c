@@ -108,12 +108,17 @@ static void open_done(sc__opener *op, int status, const char *msg) {
 
 static void open_reply(int status, json_t *res, const char *errmsg, void *ud);
 
-/* The page learns of its own crash, so a failure can say what happened. */
+/* The page learns of its own crash, so a failure can say what happened:
+ * from its session (Inspector.targetCrashed) or from the browser
+ * (Target.targetCrashed naming its target), whichever comes first. */
 static void on_event(const char *sid, const char *method, json_t *params, void *ud) {
-  (void)params;
   sc_page *p = ud;
   if (sid && p->session_id && !strcmp(sid, p->session_id) &&
       !strcmp(method, "Inspector.targetCrashed"))
+    p->crashed = 1;
+  const char *tid = json_string_value(json_object_get(params, "targetId"));
+  if (!sid && tid && p->target_id && !strcmp(tid, p->target_id) &&
+      !strcmp(method, "Target.targetCrashed"))
     p->crashed = 1;
 }
 

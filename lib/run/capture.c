@@ -67,6 +67,8 @@ int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, c
 
 int sc__runner_reply(sc__runner *r, int status, const char *errmsg) {
   r->pending = 0;
+  double took = sc__now_ms() - r->io_asked_at; /* for step.c's stall rule */
+  if (r->io_asked_at > 0 && took > r->io_slowest) r->io_slowest = took;
   if (r->canceled) return sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why);
   if (status) return sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status));
   return 0;
@@ -74,6 +76,7 @@ int sc__runner_reply(sc__runner *r, int status, const char *errmsg) {
 
 int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb) {
   double left = until - sc__now_ms();
+  r->io_asked_at = sc__now_ms();
   int rc = r->io.capture(r->io.ctx, clip, r->fast_capture,
                          (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, cb, r);
   if (rc == 0) r->pending = 1;

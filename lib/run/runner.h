@@ -70,6 +70,13 @@ typedef struct sc__runner sc__runner;
  * later). A screen that moves is polled back to back. */
 #define SC__BACKOFF_DIV 8.0
 #define SC__BACKOFF_MAX_MS 250.0
+/* Infrastructure stalls: a step whose time runs out after the browser took
+ * longer than this to answer one request (a capture or an input) was not
+ * watched for its whole timeout, so it ends as an error of the run (VOID),
+ * never as the application's failure ("unchanged", "not settled", "not at
+ * rest"). Captures take tens of ms, a few hundred under load; a frozen or
+ * starved browser takes seconds. */
+#define SC__STALL_MS 2000.0
 /* How long the cycle's end (drift) waits for the screen to come to rest. */
 #define SC__REST_WAIT_MS 8000.0
 typedef void (*sc__settle_done)(sc__runner *r, int rc);
@@ -148,6 +155,8 @@ struct sc__runner {
   void (*after_park)(sc__runner *r);
   int rc;                     /* 0, or the error that ended the user */
   int pending;                /* an I/O callback of ours is outstanding */
+  double io_asked_at;         /* when the outstanding I/O was asked for */
+  double io_slowest;          /* the step's slowest I/O round trip, ms */
   int canceled;
   char cancel_why[200];
   sc__runner_step_cb on_step;

@@ -77,7 +77,10 @@ static int io_ok(sc__runner *r, int status, const char *errmsg) {
   return rc == 0;
 }
 
-/* Start an I/O call: on a synchronous failure the step ends. */
+/* Start an I/O call: on a synchronous failure the step ends. The time is
+ * taken before the call: `call` is the call's result. */
+#define IO_START(r, call) (io_asked(r), io_started(r, (call)))
+static void io_asked(sc__runner *r) { r->io_asked_at = sc__now_ms(); }
 static int io_started(sc__runner *r, int rc) {
   if (rc < 0) {
     finish(r, rc);
@@ -87,12 +90,26 @@ static int io_started(sc__runner *r, int rc) {
   return 1;
 }
 
+/* The step's time ran out. If the browser kept a request waiting longer
+ * than SC__STALL_MS, the screen was not watched for the whole timeout: that
+ * is the infrastructure's failure, not the application's, and the step ends
+ * as an error (the run is VOID) instead of a verdict. 1 when so. */
+static int stalled(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  if (r->io_slowest < SC__STALL_MS) return 0;
+  finish(r, sc__err(SC_ETIMEDOUT,
+                    "browser did not answer for %.0f ms during step %s, so its %.0f ms "
+                    "timeout was not watched: not judged (infrastructure stall)",
+                    r->io_slowest, sm->st->id, sm->st->timeout_ms));
+  return 1;
+}
+
 /* ---- settle floor and park ---- */
 
 static void settled(sc__runner *r) {
   const sc_scenario *s = r->s;
   if (r->sm.st->park && s->has_park) {
-    io_started(r, r->io.move(r->io.ctx, s->park, park_done, r));
+    IO_START(r, r->io.move(r->io.ctx, s->park, park_done, r));
     return;
   }
   park_done(0, NULL, r);
@@ -106,6 +123,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->st = st;
   sm->ni = ni;
   sm->U = r->need[ni];
+  r->io_slowest = 0;
   sm->res = sc__calloc(1, sizeof *sm->res);
   sm->v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->v);
   sm->sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->sb);
@@ -163,6 +181,7 @@ static void pre_done(sc__runner *r, int rc) {
   const sc_step *st = sm->st;
   sc__frame_move(&sm->before, &r->settle.f);
   if (rc == SC__NOT_AT_REST) {
+    if (stalled(r)) return;
     char msg[128];
     snprintf(msg, sizeof msg, "screen not at rest before the gesture (%.0f ms)", st->timeout_ms);
     set_reason(sm->res, msg);
@@ -254,7 +273,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
   const sc_action *a = &sm->st->action;
   if (a->kind == SC_ACTION_KEY && a->has_at && !sm->key_moved) {
     sm->key_moved = 1;
-    io_started(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
+    IO_START(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
     return;
   }
   if (a->kind == SC_ACTION_WHEEL) {
@@ -280,7 +299,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
 static void notch_send(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   const sc_action *a = &sm->st->action;
-  io_started(r, r->io.notch(r->io.ctx, a->at, a->notches, sm->notch == 0, input_done, r));
+  IO_START(r, r->io.notch(r->io.ctx, a->at, a->notches, sm->notch == 0, input_done, r));
 }
 
 static void gesture_begin(sc__runner *r) {
@@ -296,20 +315,20 @@ static void gesture_begin(sc__runner *r) {
     gesture_done(r);
     return;
   case SC_ACTION_CLICK:
-    io_started(r, r->io.click(r->io.ctx, a->at, input_done, r));
+    IO_START(r, r->io.click(r->io.ctx, a->at, input_done, r));
     return;
   case SC_ACTION_MOVE:
-    io_started(r, r->io.move(r->io.ctx, a->at, input_done, r));
+    IO_START(r, r->io.move(r->io.ctx, a->at, input_done, r));
     return;
   case SC_ACTION_WHEEL:
     notch_send(r);
     return;
   case SC_ACTION_KEY:
     if (a->has_at) {
-      io_started(r, r->io.move(r->io.ctx, a->at, input_done, r));
+      IO_START(r, r->io.move(r->io.ctx, a->at, input_done, r));
     } else {
       sm->key_moved = 1;
-      io_started(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
+      IO_START(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
     }
     return;
   }
@@ -420,7 +439,7 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     return;
   }
   if (sm->last_t >= sm->st->timeout_ms) {
-    timed_out(r, first_bad);
+    if (!stalled(r)) timed_out(r, first_bad);
     return;
   }
   if ((rc = sc__frame_hold(&sm->cur)) < 0) { /* packed until the next capture */

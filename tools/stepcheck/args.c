@@ -26,6 +26,15 @@ int cli_lib_err(int rc, const char *what) {
   return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
 }
 
+int cli_browser_err(int rc, const char *what) {
+  const char *m = sc_errmsg();
+  /* Only an argument refused before the browser was asked is the user's
+   * (a bad URL, a region outside the canvas); what the browser sent back,
+   * malformed or too big, is a runtime error like a crash or a timeout. */
+  int code = rc == SC_EINVAL ? EXIT_USAGE : EXIT_INFRA;
+  return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
+}
+
 int cli_input_err(int rc, const char *what) {
   const char *m = sc_errmsg();
   return cli_err(EXIT_USAGE, "%s: %s", what, *m ? m : sc_strerror(rc));

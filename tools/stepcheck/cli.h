@@ -11,6 +11,11 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INFRA = 3 };
 int cli_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Map a library error to an exit code (2 for input errors, 3 otherwise) and print it. */
 int cli_lib_err(int rc, const char *what);
+/* An error from launching, attaching to or talking to a browser: 3, also
+ * for data the browser sent (SC_ETOOBIG, SC_EFORMAT, SC_EPROTO, a PNG of the
+ * wrong size); 2 only for SC_EINVAL (an argument refused before the browser
+ * was asked). Prints it. */
+int cli_browser_err(int rc, const char *what);
 
 /* An input the user named (scenario, image, glyph set) could not be used:
  * always a usage/configuration error (2). */

@@ -45,16 +45,16 @@ int cmd_capture(int argc, char **argv) {
   sc_image *img = NULL;
   int code = EXIT_OK, rc;
   double ms = 0;
-  if ((rc = sc_browser_launch(&b, NULL)) < 0) return cli_lib_err(rc, "launch");
+  if ((rc = sc_browser_launch(&b, NULL)) < 0) return cli_browser_err(rc, "launch");
   if ((rc = sc_page_open(&p, b, url, &po)) < 0) {
-    code = cli_lib_err(rc, "open");
+    code = cli_browser_err(rc, "open");
     goto done;
   }
   int cw, ch;
   sc_page_canvas(p, NULL, NULL, &cw, &ch);
   if (region.w == 0) region = (sc_rect){0, 0, cw, ch};
   if ((rc = sc_page_capture(&img, p, region, scale_pct / 100.0, 0, &ms)) < 0) {
-    code = cli_lib_err(rc, "capture");
+    code = cli_browser_err(rc, "capture");
     goto done;
   }
   if ((rc = sc_image_save_png(img, out)) < 0) {

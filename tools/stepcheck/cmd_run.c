@@ -55,7 +55,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
   bo.allow_remote = a->allow_remote;
   if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], &bo)) < 0)
-    return cli_lib_err(rc, "attach");
+    return cli_browser_err(rc, "attach");
   progress pr = {isatty(2), a->quiet, 0, 0};
   sc_run_options o = SC_RUN_OPTIONS_INIT;
   o.url = a->url;

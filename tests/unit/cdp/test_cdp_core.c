@@ -91,29 +91,29 @@ static void screenshot_replies(void **st) {
     assert_memory_equal(g.data + off, b64, B64);
     free(g.data);
   }
-  /* Malformed near-misses are errors, as jansson says, and wake nobody
-   * wrongly: the command whose reply was malformed is still pending. */
+  drain(c);
+  sc__cdp_free(c);
+  /* Malformed near-misses are protocol errors, as jansson says: they fail
+   * the connection and every command at once, never pass as a reply. */
   const char *bad[] = {
       "{\"id\":%lld,\"result\":{\"data\":\"%s\"}",                  /* no last brace */
       "{\"id\":%lld,\"result\":{\"data\":\"%s\"}}}",                /* one too many */
       "{\"id\":%lld,\"result\":{\"data\":\"%s\"},\"sessionId\":\"AB}", /* open string */
       "{\"id\":%lld,\"result\":{\"data\":\"%s}}",                    /* open string */
   };
-  gotdata gb[4] = {{0}};
   for (int k = 0; k < 4; k++) {
+    c = new_conn(0);
+    gotdata gb = {0};
     int64_t id = 0;
-    assert_int_equal(
-        sc__cdp_send(c, NULL, "Page.captureScreenshot", NULL, 0, on_data, &gb[k], &id), 0);
+    assert_int_equal(sc__cdp_send(c, NULL, "Page.captureScreenshot", NULL, 0, on_data, &gb, &id),
+                     0);
     snprintf(msg, B64 + 200, bad[k], (long long)id, b64);
-    assert_int_equal(sc__cdp_feed(c, msg, strlen(msg)), SC_EFORMAT);
-    assert_int_equal(gb[k].fired, 0);
-  }
-  drain(c);
-  sc__cdp_free(c); /* fails the four with "closed" */
-  for (int k = 0; k < 4; k++) {
-    assert_int_equal(gb[k].fired, 1);
-    assert_int_equal(gb[k].status, SC_ECLOSED);
-    free(gb[k].data);
+    assert_int_equal(sc__cdp_feed(c, msg, strlen(msg)), SC_EPROTO);
+    assert_int_equal(gb.fired, 1);
+    assert_int_equal(gb.status, SC_EPROTO);
+    assert_null(gb.data);
+    drain(c);
+    sc__cdp_free(c);
   }
   free(msg);
   free(b64);
@@ -311,28 +311,142 @@ static void oversized_then_usable(void **st) {
   sc__cdp_free(c);
 }
 
-static void malformed_then_usable(void **st) {
+/* A browser that breaks the protocol fails the connection at once: every
+ * pending command completes with SC_EPROTO and a one-line reason, instead
+ * of each waiting for its deadline; later sends and feeds are refused. */
+static void violation_fails_everything(const char *bad, size_t len, const char *want) {
+  sc__cdp *c = new_conn(0);
+  got g = {0}, h = {0}, late = {0};
+  assert_int_equal(sc__cdp_send(c, NULL, "A.a", NULL, 20000, on_reply, &g, NULL), 0);
+  assert_int_equal(sc__cdp_send(c, "S1", "B.b", NULL, 0, on_reply, &h, NULL), 0);
+  sc__err_clear();
+  assert_int_equal(sc__cdp_feed(c, bad, len), SC_EPROTO);
+  if (!strstr(sc_errmsg(), want)) fail_msg("'%s' lacks '%s'", sc_errmsg(), want);
+  assert_int_equal(g.fired, 1);
+  assert_int_equal(h.fired, 1);
+  assert_int_equal(g.status, SC_EPROTO);
+  assert_int_equal(h.status, SC_EPROTO);
+  assert_non_null(strstr(g.err, "protocol error: "));
+  assert_non_null(strstr(g.err, want));
+  for (const char *q = g.err; *q; q++) /* one line of plain text */
+    if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f) fail_msg("byte %#x in '%s'", *q, g.err);
+  assert_int_equal(sc__cdp_pending(c), 0);
+  assert_true(sc__cdp_is_closed(c));
+  assert_string_equal(sc__cdp_close_reason(c), g.err);
+  assert_int_equal(sc__cdp_send(c, NULL, "C.c", NULL, 0, on_reply, &late, NULL), SC_ECLOSED);
+  assert_int_equal(late.fired, 0);
+  assert_int_equal(sc__cdp_feed(c, "{\"id\":1,\"result\":{}}", 20), SC_ECLOSED);
+  assert_int_equal(g.fired, 1);
+  drain(c);
+  sc__cdp_free(c);
+  assert_int_equal(g.fired, 1); /* exactly once, also through the free */
+}
+
+static void malformed_messages_fail_the_connection(void **st) {
+  (void)st;
+  static const struct {
+    const char *msg, *want;
+  } cases[] = {
+      {"{\"id\":1,", "malformed message"},
+      {"not json", "malformed message"},
+      {"", "malformed message"},
+      {"[1,2]", "not a JSON object"},
+      {"{\"foo\":1}", "neither id nor method"},
+      {"{\"id\":\"1\"}", "not an integer"},
+      {"{\"id\":1}", "neither result nor error"},
+      /* not UTF-8: a lone continuation byte, an overlong '/' */
+      {"{\"method\":\"Page.frameNavigated\",\"params\":{\"u\":\"\x80\"}}", "malformed message"},
+      {"{\"id\":1,\"result\":{\"v\":\"\xc0\xaf\"}}", "malformed message"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    violation_fails_everything(cases[i].msg, strlen(cases[i].msg), cases[i].want);
+  /* the position jansson found is in the reason, and the browser's bytes
+   * it quotes cannot break the line */
+  violation_fails_everything("{\"id\":1,", 8, "line 1");
+  static const char esc[] = "{\"id\":1,\n\x1b[2Jx", ctl[] = "{\"a\":\"b\nc\"}";
+  violation_fails_everything(esc, strlen(esc), "line 2");
+  violation_fails_everything(ctl, strlen(ctl), "unexpected newline");
+}
+
+/* A reply to an id we never sent is a violation; a late reply to one we
+ * did send (it timed out, or was sent without a callback) is not. */
+static void replies_to_unknown_ids(void **st) {
+  (void)st;
+  violation_fails_everything("{\"id\":99,\"result\":{}}", 21, "id 99, which was never sent");
+  violation_fails_everything("{\"id\":3,\"result\":{}}", 20, "id 3, which was never sent");
+  violation_fails_everything("{\"id\":0,\"result\":{}}", 20, "never sent");
+  violation_fails_everything("{\"id\":-5,\"error\":{\"code\":1}}", 28, "never sent");
+  sc__cdp *c = new_conn(0);
+  got t = {0}, ok = {0};
+  assert_int_equal(sc__cdp_send(c, NULL, "T.t", NULL, 100, on_reply, &t, NULL), 0);
+  assert_int_equal(sc__cdp_send(c, NULL, "F.f", NULL, 0, NULL, NULL, NULL), 0);
+  assert_int_equal(sc__cdp_send(c, NULL, "O.o", NULL, 0, on_reply, &ok, NULL), 0);
+  g_now += 100;
+  sc__cdp_expire(c);
+  assert_int_equal(t.status, SC_ETIMEDOUT);
+  feed(c, "{\"id\":1,\"result\":{\"v\":1}}");                   /* too late: dropped */
+  feed(c, "{\"id\":2,\"error\":{\"code\":-32000,\"message\":\"x\"}}"); /* fire and forget */
+  assert_false(sc__cdp_is_closed(c));
+  feed(c, "{\"id\":3,\"result\":{\"v\":4}}");
+  assert_int_equal(ok.fired, 1);
+  assert_int_equal(ok.value, 4);
+  assert_int_equal(t.fired, 1);
+  feed(c, "{\"id\":3,\"result\":{\"v\":4}}"); /* a second reply to a sent id: nobody waits */
+  assert_int_equal(ok.fired, 1);
+  drain(c);
+  sc__cdp_free(c);
+}
+
+/* After its renderer crashed, a session's error replies (Chromium's
+ * "-32603 Internal error") say "target crashed"; other sessions' errors
+ * stay protocol errors; a reload after the crash or a detach ends that. */
+static void errors_after_a_crash_name_it(void **st) {
   (void)st;
   sc__cdp *c = new_conn(0);
-  got g = {0};
-  assert_int_equal(sc__cdp_send(c, NULL, "A.a", NULL, 0, on_reply, &g, NULL), 0);
-  const char *bad[] = {"{\"id\":1,", "not json", "[1,2]", "{\"foo\":1}", "{\"id\":\"1\"}", ""};
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    sc__err_clear();
-    assert_int_equal(sc__cdp_feed(c, bad[i], strlen(bad[i])), SC_EFORMAT);
-    assert_true(strlen(sc_errmsg()) > 0);
-  }
-  assert_int_equal(sc__cdp_feed(c, "{\"id\":1,", 8), SC_EFORMAT);
-  assert_non_null(strstr(sc_errmsg(), "line 1"));
-  assert_int_equal(g.fired, 0);
-  /* A reply with neither result nor error fails its command. */
-  got h = {0};
-  assert_int_equal(sc__cdp_send(c, NULL, "B.b", NULL, 0, on_reply, &h, NULL), 0);
-  assert_int_equal(sc__cdp_feed(c, "{\"id\":2}", 8), SC_EFORMAT);
-  assert_int_equal(h.status, SC_EPROTO);
-  feed(c, "{\"id\":1,\"result\":{\"v\":9}}");
-  assert_int_equal(g.fired, 1);
-  assert_int_equal(g.value, 9);
+  got a = {0}, b = {0}, o = {0}, r = {0};
+  int64_t ia, ib, io, ir;
+  assert_int_equal(sc__cdp_send(c, "S1", "A.a", NULL, 0, on_reply, &a, &ia), 0);
+  feed(c, "{\"method\":\"Inspector.targetCrashed\",\"params\":{},\"sessionId\":\"S1\"}");
+  assert_int_equal(a.status, SC_ECRASHED);
+  assert_string_equal(a.err, "target crashed");
+  assert_int_equal(sc__cdp_send(c, "S1", "Page.captureScreenshot", NULL, 0, on_reply, &b, &ib), 0);
+  assert_int_equal(sc__cdp_send(c, "S2", "O.o", NULL, 0, on_reply, &o, &io), 0);
+  char m[160];
+  snprintf(m, sizeof m, "{\"id\":%lld,\"error\":{\"code\":-32603,\"message\":\"Internal error\"},"
+           "\"sessionId\":\"S1\"}", (long long)ib);
+  feed(c, m);
+  assert_int_equal(b.status, SC_ECRASHED);
+  assert_string_equal(b.err, "target crashed (-32603 Internal error)");
+  snprintf(m, sizeof m, "{\"id\":%lld,\"error\":{\"code\":-32603,\"message\":\"Internal error\"},"
+           "\"sessionId\":\"S2\"}", (long long)io);
+  feed(c, m);
+  assert_int_equal(o.status, SC_EPROTO);
+  assert_string_equal(o.err, "-32603 Internal error");
+  feed(c, "{\"method\":\"Inspector.targetReloadedAfterCrash\",\"params\":{},\"sessionId\":\"S1\"}");
+  assert_int_equal(sc__cdp_send(c, "S1", "R.r", NULL, 0, on_reply, &r, &ir), 0);
+  snprintf(m, sizeof m, "{\"id\":%lld,\"error\":{\"code\":-32000,\"message\":\"no\"}}",
+           (long long)ir);
+  feed(c, m);
+  assert_int_equal(r.status, SC_EPROTO);
+  /* Target.targetCrashed names the target: its attached session counts */
+  feed(c, "{\"method\":\"Target.attachedToTarget\",\"params\":{\"sessionId\":\"S3\","
+          "\"targetInfo\":{\"targetId\":\"T3\"}}}");
+  feed(c, "{\"method\":\"Target.targetCrashed\",\"params\":{\"targetId\":\"T3\"}}");
+  got d = {0};
+  int64_t id3;
+  assert_int_equal(sc__cdp_send(c, "S3", "D.d", NULL, 0, on_reply, &d, &id3), 0);
+  snprintf(m, sizeof m, "{\"id\":%lld,\"error\":{\"code\":-32603,\"message\":\"Internal error\"}}",
+           (long long)id3);
+  feed(c, m);
+  assert_int_equal(d.status, SC_ECRASHED);
+  /* a detach forgets the crash */
+  feed(c, "{\"method\":\"Target.detachedFromTarget\",\"params\":{\"sessionId\":\"S3\"}}");
+  got e = {0};
+  assert_int_equal(sc__cdp_send(c, "S3", "E.e", NULL, 0, on_reply, &e, &id3), 0);
+  snprintf(m, sizeof m, "{\"id\":%lld,\"error\":{\"code\":-32603,\"message\":\"Internal error\"}}",
+           (long long)id3);
+  feed(c, m);
+  assert_int_equal(e.status, SC_EPROTO);
   drain(c);
   sc__cdp_free(c);
 }
@@ -364,7 +478,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(message_text),         cmocka_unit_test(deadlines_fake_clock),
       cmocka_unit_test(close_fails_all),      cmocka_unit_test(reentrant_callbacks),
-      cmocka_unit_test(oversized_then_usable), cmocka_unit_test(malformed_then_usable),
+      cmocka_unit_test(oversized_then_usable),
+      cmocka_unit_test(malformed_messages_fail_the_connection),
+      cmocka_unit_test(replies_to_unknown_ids), cmocka_unit_test(errors_after_a_crash_name_it),
       cmocka_unit_test(unmatched_crash_events),
       cmocka_unit_test(screenshot_replies),
   };

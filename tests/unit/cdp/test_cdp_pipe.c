@@ -186,11 +186,38 @@ static void browser_gone(void **st) {
   assert_true(open_fds() <= fds - 1); /* what lws had not closed yet, closed */
 }
 
+/* A malformed message from the browser fails a blocking call at once
+ * (SC_EPROTO, the reason), not after its 20 s deadline; what the browser
+ * sends after it is dropped, and the connection says why it closed. */
+static void malformed_message_fails_a_call_at_once(void **st) {
+  (void)st;
+  fake f;
+  fake_open(&f, 0);
+  /* written before the call: the reply it gets is garbage, then a valid
+   * reply to the call's id (which must not be taken any more) */
+  static const char junk[] = "{\"id\":1,\"result\":{\"v\":\"\xff\"}}\0{\"id\":1,\"result\":{}}";
+  say(&f, junk, sizeof junk);
+  double t0 = sc__now_ms();
+  json_t *res = NULL;
+  int rc = sc__client_call(f.cl, NULL, "A.a", NULL, 20000, &res);
+  double took = sc__now_ms() - t0;
+  assert_int_equal(rc, SC_EPROTO);
+  assert_null(res);
+  assert_non_null(strstr(sc_errmsg(), "A.a: protocol error: malformed message"));
+  assert_true(took < 1000);
+  assert_int_equal(sc__client_service(f.cl, 10), SC_ECLOSED);
+  assert_non_null(strstr(sc_errmsg(), "protocol error"));
+  sc__client_free(f.cl);
+  close(f.cmd_r);
+  close(f.out_w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(commands_and_replies),
       cmocka_unit_test(big_and_oversized_replies),
       cmocka_unit_test(browser_gone),
+      cmocka_unit_test(malformed_message_fails_a_call_at_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

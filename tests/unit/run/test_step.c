@@ -78,6 +78,7 @@ typedef struct event {
   double asked; /* a capture: when it was asked for */
   int live;
   world *world; /* a capture: whose screen */
+  int status;   /* a capture that failed (its own deadline passed) */
 } event;
 static event g_ev[256];
 static uint64_t g_next_id = 1;
@@ -85,7 +86,7 @@ static uint64_t g_next_id = 1;
 static event *post(double at, int kind, void *cb, void *ud) {
   for (int i = 0; i < 256; i++)
     if (!g_ev[i].live) {
-      g_ev[i] = (event){at, g_next_id++, kind, NULL, NULL, NULL, ud, g_t, 1, &g_w};
+      g_ev[i] = (event){at, g_next_id++, kind, NULL, NULL, NULL, ud, g_t, 1, &g_w, 0};
       if (kind == 0) g_ev[i].done = (sc__io_done)cb;
       if (kind == 1) g_ev[i].captured = (sc__io_captured)cb;
       if (kind == 2) g_ev[i].tick = (sc__io_tick)cb;
@@ -109,6 +110,8 @@ static void run_loop(double limit) {
     if (e.at > g_t) g_t = e.at;
     if (e.kind == 0) {
       e.done(0, NULL, e.ud);
+    } else if (e.kind == 1 && e.status) {
+      e.captured(e.status, "Page.captureScreenshot: timed out", NULL, 0, e.ud);
     } else if (e.kind == 1) {
       char id = screen_at(e.world, e.asked + CAP / 2);
       e.captured(0, NULL, &id, 1, e.ud);
@@ -118,11 +121,18 @@ static void run_loop(double limit) {
   }
 }
 
+/* A frozen browser (SIGSTOP): nothing it would answer in [from, until)
+ * comes before until. */
+static double g_freeze_from, g_freeze_until;
+static double thawed(double at) {
+  return at >= g_freeze_from && at < g_freeze_until ? g_freeze_until : at;
+}
+
 static int f_move(void *ctx, sc_point at, sc__io_done cb, void *ud) {
   world *w = world_of(ctx);
   (void)at;
   w->moves++;
-  post(g_t + 1, 0, (void *)cb, ud);
+  post(thawed(g_t + 1), 0, (void *)cb, ud);
   return 0;
 }
 static int f_click(void *ctx, sc_point at, sc__io_done cb, void *ud) {
@@ -131,7 +141,7 @@ static int f_click(void *ctx, sc_point at, sc__io_done cb, void *ud) {
   w->click_at[w->nclick] = g_t;
   schedule(w, g_t);
   w->click_end[w->nclick++] = g_t + 3;
-  post(g_t + 3, 0, (void *)cb, ud);
+  post(thawed(g_t + 3), 0, (void *)cb, ud);
   return 0;
 }
 /* Notch i shows after[i] `delay` ms after it is sent. */
@@ -161,9 +171,15 @@ static void check_held(const sc__runner *r) {
 static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
                      void *ud) {
   world *w = world_of(ctx);
-  (void)clip, (void)fast, (void)timeout_ms;
+  (void)clip, (void)fast;
   if (ud == &g_r) check_held(&g_r);
-  post(g_t + CAP, 1, (void *)cb, ud)->world = w;
+  double at = thawed(g_t + CAP);
+  if (at > g_t + timeout_ms) { /* the capture's own deadline comes first */
+    event *e = post(g_t + timeout_ms, 1, (void *)cb, ud);
+    e->status = SC_ETIMEDOUT;
+    return 0;
+  }
+  post(at, 1, (void *)cb, ud)->world = w;
   return 0;
 }
 static uint64_t f_timer(void *ctx, double at_ms, sc__io_tick cb, void *ud) {
@@ -220,6 +236,7 @@ static int setup(void **st) {
   memset(g_ev, 0, sizeof g_ev);
   g_t = 1000;
   g_decode_ms = 0;
+  g_freeze_from = g_freeze_until = 0;
   g_held_checks = g_held_checks_failed = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
@@ -349,6 +366,72 @@ static void restless_screen_fails_before_the_gesture(void **st) {
   assert_int_equal(g_w.nclick, 0);
   assert_non_null(strstr(res->reason, "not at rest before the gesture"));
   assert_true(res->started_unix_ms > 1e12); /* failed before its gesture, still stamped */
+}
+
+/* A browser frozen mid-step (SIGSTOP) for longer than SC__STALL_MS, which
+ * answers again before the capture's own deadline: the step's time ran out
+ * while nobody watched the screen. That is the infrastructure's failure
+ * (an error: the run is VOID), never "unchanged" or "not settled". */
+static void a_frozen_browser_is_not_the_apps_failure(void **st) {
+  (void)st;
+  g_freeze_from = 1300;
+  g_freeze_until = 3800;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "browser did not answer for "));
+  assert_non_null(strstr(res->reason, "infrastructure stall"));
+  assert_null(strstr(res->reason, "unchanged"));
+  assert_non_null(g_rr.error); /* the user ends with an error, not a verdict */
+  assert_int_equal(g_r.rc, SC_ETIMEDOUT);
+}
+
+/* The same before the gesture: a screen that never rests, watched through
+ * a stall, is not "not at rest" (the app's) but the browser's. */
+static void a_frozen_browser_before_the_gesture_is_not_a_fail(void **st) {
+  (void)st;
+  for (int i = 0; i < 30; i++) g_w.ch[g_w.nch++] = (change){1000 + 30.0 * i, (char)('B' + i % 20)};
+  g_steps[0].timeout_ms = 400;
+  g_freeze_from = 1050;
+  g_freeze_until = 3200;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_null(strstr(res->reason, "not at rest"));
+  assert_non_null(strstr(res->reason, "browser did not answer for "));
+  assert_non_null(g_rr.error);
+}
+
+/* Frozen past the capture's own deadline: the capture fails (an error
+ * naming the timeout), again not a verdict. */
+static void a_capture_that_times_out_is_an_error(void **st) {
+  (void)st;
+  g_freeze_from = 1300;
+  g_freeze_until = 30000;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "timed out"));
+  assert_non_null(g_rr.error);
+}
+
+/* What is not a stall stays a verdict: a slow answer (below SC__STALL_MS)
+ * with nothing happening fails as the application's; a stall after which
+ * the expected change is seen and verified passes. */
+static void slow_is_not_stalled_and_a_stall_does_not_hide_a_pass(void **st) {
+  (void)st;
+  g_freeze_from = 1300;
+  g_freeze_until = 1300 + SC__STALL_MS - 200;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "r unchanged after"));
+  assert_null(g_rr.error);
+  g_w.after = "K";
+  g_w.delay = 100;
+  g_freeze_from = g_t + 100; /* the first polls after the click */
+  g_freeze_until = g_t + 100 + 3000;
+  g_steps[1].timeout_ms = 8000;
+  res = step(1, 1);
+  assert_true(g_r.io_slowest >= SC__STALL_MS); /* the stall did happen in this step */
+  assert_true(res->passed);
+  assert_null(g_rr.error);
 }
 
 static void same_point_twice_is_not_a_double_click(void **st) {
@@ -640,6 +723,12 @@ int main(void) {
       cmocka_unit_test_setup_teardown(no_verdict_between_changes, setup, teardown),
       cmocka_unit_test_setup_teardown(nothing_happens_times_out_with_the_reason, setup, teardown),
       cmocka_unit_test_setup_teardown(restless_screen_fails_before_the_gesture, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_frozen_browser_is_not_the_apps_failure, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_frozen_browser_before_the_gesture_is_not_a_fail, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(a_capture_that_times_out_is_an_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(slow_is_not_stalled_and_a_stall_does_not_hide_a_pass,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(same_point_twice_is_not_a_double_click, setup, teardown),
       cmocka_unit_test_setup_teardown(first_notch_is_seen_during_the_gesture, setup, teardown),
       cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
