@@ -40,8 +40,13 @@ SC_EXTERN int sc_page_options_init(sc_page_options *opts, unsigned version);
  * @param out  the page, the caller's (sc_page_free); b is borrowed and must
  *             outlive the page.
  * @param opts NULL for SC_PAGE_OPTIONS_INIT.
- * @return 0; SC_EGEOMETRY when the canvas has another size or is clipped
- *         ("canvas 1280x720 at (0,32.5), want 1600x900"), SC_ETIMEDOUT, ...
+ * @return 0; SC_EIO when the server answered an HTTP error ("http://...:
+ *         the server answered HTTP 404", as soon as the page loaded) or the
+ *         navigation failed; SC_EGEOMETRY when the canvas has another size,
+ *         is clipped or is missing ("canvas 1280x720 at (0,32.5) ..., want
+ *         1600x900"), either once the loaded page has looked the same for
+ *         5 s (a client such as noVNC resizes its canvas after connecting)
+ *         or at load_timeout_ms; SC_ETIMEDOUT, ...
  */
 SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
                            const sc_page_options *opts);

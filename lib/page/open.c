@@ -15,6 +15,10 @@
 #include "core/json.h"
 
 #define SC__CANVAS_POLL_MS 50.0
+/* A loaded page whose canvas keeps one wrong size (or has none) this long
+ * fails at once with what it has: clients such as noVNC resize their
+ * canvas once connected, so a wrong size is not final at first sight. */
+#define SC__CANVAS_SETTLED_MS 5000.0
 
 static const char k_find_canvas[] =
     "(function(sel){var cs=sel?[document.querySelector(sel)]:"
@@ -22,13 +26,25 @@ static const char k_find_canvas[] =
     "var best=null,ba=-1;cs.forEach(function(c){if(!c)return;"
     "var r=c.getBoundingClientRect();var a=r.width*r.height;"
     "if(a>ba){ba=a;best={x:r.left,y:r.top,w:r.width,h:r.height,cw:c.width,ch:c.height};}});"
-    "if(best){best.vw=window.innerWidth;best.vh=window.innerHeight;"
-    "best.ready=document.readyState;}return best;})(%s)";
+    "if(!best)best={none:1};best.vw=window.innerWidth;best.vh=window.innerHeight;"
+    "best.ready=document.readyState;var n=performance.getEntriesByType('navigation')[0];"
+    "best.status=n&&n.responseStatus?n.responseStatus:0;return best;})(%s)";
 
 /* Check the canvas found against what the caller expects. 1 = good,
- * 0 = not yet (keep waiting), negative = error with message. */
+ * 0 = not yet (keep waiting), -1 = never (an HTTP error page): *why says
+ * what was seen. */
 static int check_canvas(sc_page *p, json_t *g, char *why, size_t whylen) {
   if (!json_is_object(g)) {
+    snprintf(why, whylen, "no canvas in the page");
+    return 0;
+  }
+  const char *ready0 = json_string_value(json_object_get(g, "ready"));
+  int status = (int)json_integer_value(json_object_get(g, "status"));
+  if (status >= 400 && ready0 && !strcmp(ready0, "complete")) {
+    snprintf(why, whylen, "the server answered HTTP %d", status);
+    return -1;
+  }
+  if (json_object_get(g, "none")) {
     snprintf(why, whylen, "no canvas in the page");
     return 0;
   }
@@ -74,6 +90,7 @@ typedef struct sc__opener {
   char *expr;          /* the canvas finder */
   double deadline;     /* for the canvas */
   char why[256];       /* what the canvas looked like last */
+  double why_since;    /* when the loaded page first looked like that, 0 = not loaded */
   sc__timer_id timer;
   sc_loop *loop;
   sc__done_cb cb;
@@ -142,12 +159,30 @@ static void poll_canvas(void *ud) {
 /* The canvas reply: good, keep polling, or give up at the deadline. */
 static void on_canvas(sc__opener *op, json_t *res) {
   json_t *g = json_object_get(json_object_get(res, "result"), "value");
-  if (check_canvas(op->p, g, op->why, sizeof op->why) == 1) {
+  char why[sizeof op->why];
+  int ok = check_canvas(op->p, g, why, sizeof why);
+  char msg[400];
+  if (ok == 1) {
     open_done(op, 0, NULL);
     return;
   }
-  if (sc__now_ms() >= op->deadline) {
-    char msg[400];
+  if (ok < 0) {
+    snprintf(msg, sizeof msg, "page: %s: %s", op->url, why);
+    open_done(op, SC_EIO, msg);
+    return;
+  }
+  double now = sc__now_ms();
+  const char *ready = json_string_value(json_object_get(g, "ready"));
+  int loaded = ready && !strcmp(ready, "complete");
+  if (!loaded || strcmp(why, op->why) != 0) op->why_since = loaded ? now : 0;
+  memcpy(op->why, why, sizeof why);
+  if (op->why_since > 0 && now - op->why_since >= SC__CANVAS_SETTLED_MS) {
+    snprintf(msg, sizeof msg, "page: %s (unchanged for %.0f ms after the page loaded)", op->why,
+             now - op->why_since);
+    open_done(op, SC_EGEOMETRY, msg);
+    return;
+  }
+  if (now >= op->deadline) {
     snprintf(msg, sizeof msg, "page: %s (after %.0f ms)", op->why, op->p->opts.load_timeout_ms);
     open_done(op, SC_EGEOMETRY, msg);
     return;

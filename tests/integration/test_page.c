@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "browser/browser.h"
@@ -300,6 +301,40 @@ static void capture_is_pixel_exact(void **st) {
   sc_page_free(p);
 }
 
+/* Failing fast: a canvas that stays the wrong size fails once it has not
+ * changed for a while after the load (not at the 30 s load deadline), with
+ * the real size; an HTTP error page fails at once with its status. */
+static void open_fails_fast_with_what_it_saw(void **st) {
+  (void)st;
+  sc_page_options o = SC_PAGE_OPTIONS_INIT;
+  o.guest_w = 1280;
+  o.guest_h = 720;
+  o.load_timeout_ms = 30000;
+  sc_page *p = NULL;
+  double t0 = sc__now_ms();
+  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+  double dt = sc__now_ms() - t0;
+  assert_non_null(strstr(sc_errmsg(), "backing 1600x900"));
+  assert_non_null(strstr(sc_errmsg(), "want 1280x720"));
+  assert_non_null(strstr(sc_errmsg(), "unchanged for"));
+  assert_true(dt < 15000); /* the settled rule, not the 30 s deadline */
+
+  sc_test_reply r[] = {{404, "<html><body>gone</body></html>", 0},
+                       {404, "<html><body>gone</body></html>", 0},
+                       {404, "<html><body>gone</body></html>", 0}};
+  sc_test_http h = sc_test_http_start(r, 3);
+  char url[64];
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/app.html", h.port);
+  t0 = sc__now_ms();
+  int rc = sc_page_open(&p, g_b, url, &o);
+  dt = sc__now_ms() - t0;
+  free(sc_test_http_stop(&h));
+  assert_int_equal(rc, SC_EIO);
+  assert_non_null(strstr(sc_errmsg(), "HTTP 404"));
+  assert_non_null(strstr(sc_errmsg(), url));
+  assert_true(dt < 10000);
+}
+
 static void wrong_canvas_size_is_refused(void **st) {
   (void)st;
   sc_page_options o = SC_PAGE_OPTIONS_INIT;
@@ -328,6 +363,7 @@ int main(void) {
       cmocka_unit_test(keys_carry_code_keycode_location),
       cmocka_unit_test(capture_is_pixel_exact),
       cmocka_unit_test(wrong_canvas_size_is_refused),
+      cmocka_unit_test(open_fails_fast_with_what_it_saw),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
