@@ -91,6 +91,31 @@ SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip,
                               double scale, int fast, double *ms);
 
 /**
+ * Capture clip once the screen is at rest: captures are taken back to back
+ * until two consecutive ones are identical (exactly), and the last is
+ * returned. Park the pointer first (sc_page_move to a harmless point) when
+ * hover effects could move the region. SC_ETIMEDOUT when the region still
+ * moved after timeout_ms (> 0).
+ * @param out the settled capture, the caller's (sc_image_free).
+ */
+SC_EXTERN int sc_page_capture_at_rest(sc_image **out, sc_page *p, sc_rect clip,
+                                      double timeout_ms);
+
+/**
+ * Wait until clip differs (exactly) from before, then until it is at rest
+ * again, and return that settled capture: the runner's "changed" wait for
+ * a step built in C. before is typically sc_page_capture_at_rest's image
+ * taken before the gesture (its size must be the clip's).
+ * @param out             the settled capture after the change, the caller's.
+ * @param first_change_ms optional: ms from the call to the request of the
+ *                        first capture that differed.
+ * @return 0; SC_ETIMEDOUT when nothing changed within timeout_ms (> 0), or
+ *         the region did not come to rest by then.
+ */
+SC_EXTERN int sc_page_wait_change(sc_image **out, double *first_change_ms, sc_page *p,
+                                  sc_rect clip, const sc_image *before, double timeout_ms);
+
+/**
  * Evaluate a JavaScript expression in the page; *json receives the result
  * value as JSON text (returnByValue; promises awaited), freed with sc_free.
  * json may be NULL to ignore the value. SC_EPROTO on a thrown exception.

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "browser/browser.h"
 #include "core/core.h"
@@ -188,6 +189,54 @@ static void browser_freed_before_its_page(void **st) {
   sc_page_free(p);
 }
 
+/* The public waits: at rest means two identical captures in a row (a
+ * region animated every frame never is), a change is dated at the first
+ * differing capture and returned settled, and no change is a timeout. */
+static void capture_at_rest_and_wait_change(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  sc_rect clip = {0, 0, 100, 100};
+  sc_image *before = NULL, *after = NULL;
+  assert_int_equal(sc_page_capture_at_rest(&before, p, clip, 2000), 0);
+  double first = -1;
+  /* Nothing happens: a timeout, not a change. */
+  assert_int_equal(sc_page_wait_change(&after, &first, p, clip, before, 600), SC_ETIMEDOUT);
+  assert_null(after);
+  /* Five frames 60 ms apart from 300 ms on; the last one is #123456. */
+  assert_int_equal(
+      sc_page_eval(NULL, p,
+                   "(function(){var c=document.querySelector('canvas').getContext('2d'),i=0;"
+                   "var cols=['#ff0000','#00ff00','#0000ff','#ffff00','#123456'];"
+                   "setTimeout(function(){var t=setInterval(function(){c.fillStyle=cols[i];"
+                   "c.fillRect(10,10,50,50);if(++i==5)clearInterval(t);},60);},300);})()"),
+      0);
+  assert_int_equal(sc_page_wait_change(&after, &first, p, clip, before, 5000), 0);
+  assert_true(first >= 250);
+  /* Settled on one of the frames (two equal captures in a row can fall
+   * between frames 60 ms apart: the rule is the runner's, and a step's
+   * expectation is what makes it wait for the right frame). */
+  uint32_t px = sc_image_pixel(after, 20, 20);
+  assert_true(px == 0xff0000ffu || px == 0x00ff00ffu || px == 0x0000ffffu ||
+              px == 0xffff00ffu || px == 0x123456ffu);
+  sc_image_free(after);
+  /* Once the animation is over, the region settles on the last frame. */
+  usleep(600 * 1000);
+  assert_int_equal(sc_page_capture_at_rest(&after, p, clip, 2000), 0);
+  assert_int_equal(sc_image_pixel(after, 20, 20), 0x123456ffu);
+  sc_image_free(after);
+  sc_image_free(before);
+  /* Animated every frame: never at rest. */
+  assert_int_equal(sc_page_eval(NULL, p,
+                                "(function(){var c=document.querySelector('canvas')"
+                                ".getContext('2d'),n=0;(function f(){c.fillStyle='rgb('+(n++%250)+',0,0)';"
+                                "c.fillRect(10,10,50,50);requestAnimationFrame(f);})();})()"),
+                   0);
+  assert_int_equal(sc_page_capture_at_rest(&before, p, clip, 800), SC_ETIMEDOUT);
+  assert_null(before);
+  assert_non_null(strstr(sc_errmsg(), "still moving"));
+  sc_page_free(p);
+}
+
 static void wheel_is_one_event_per_notch(void **st) {
   (void)st;
   sc_page *p = open_events();
@@ -316,6 +365,7 @@ static void open_fails_fast_with_what_it_saw(void **st) {
   double dt = sc__now_ms() - t0;
   assert_non_null(strstr(sc_errmsg(), "backing 1600x900"));
   assert_non_null(strstr(sc_errmsg(), "want 1280x720"));
+  if (!strstr(sc_errmsg(), "unchanged for")) fprintf(stderr, "open: %s\n", sc_errmsg());
   assert_non_null(strstr(sc_errmsg(), "unchanged for"));
   assert_true(dt < 15000); /* the settled rule, not the 30 s deadline */
 
@@ -359,6 +409,7 @@ int main(void) {
       cmocka_unit_test(click_lands_on_the_guest_pixel),
       cmocka_unit_test(bad_points_and_clips_are_refused),
       cmocka_unit_test(browser_freed_before_its_page),
+      cmocka_unit_test(capture_at_rest_and_wait_change),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
       cmocka_unit_test(capture_is_pixel_exact),
