@@ -11,6 +11,7 @@
 #include "stepcheck/text.h"
 #include "stepcheck/page.h"
 #include "stepcheck/scenario.h"
+#include "stepcheck/builder.h"
 #include "stepcheck/run.h"
 #include "stepcheck/multi.h"
 #include "stepcheck/load.h"

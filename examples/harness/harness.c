@@ -20,19 +20,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "harness: bad region or guest size\n");
     return 2;
   }
-  /* The same checks the CLI runs, built in memory: one step, one expectation. */
-  char json[2048];
-  snprintf(json, sizeof json,
-           "{\"app\": \"harness\", \"url\": \"%s\","
-           " \"viewport\": {\"width\": %d, \"height\": %d},"
-           " \"guest\": {\"width\": %d, \"height\": %d},"
-           " \"regions\": {\"target\": [%d, %d, %d, %d]},"
-           " \"drift\": \"off\","
-           " \"cycle\": [{\"id\": \"click\", \"click\": [%s, %s],"
-           " \"expect\": [{\"changed\": \"target\"}]}]}",
-           argv[1], gw, gh + 40, gw, gh, rx, ry, rw, rh, argv[2], argv[3]);
+  double x = atof(argv[2]), y = atof(argv[3]);
+  /* The same checks the CLI runs, built in C: one step, one expectation.
+   * The builder escapes every string and runs the scenario loader's checks. */
+  sc_builder *b = NULL;
   sc_scenario *s = NULL;
-  if (sc_scenario_parse(&s, json, "harness") < 0) {
+  if (sc_builder_new(&b, "harness", argv[1], gw, gh) == 0) {
+    sc_builder_region(b, "target", (sc_rect){rx, ry, rw, rh});
+    sc_builder_drift(b, SC_DRIFT_OFF);
+    sc_builder_step(b, "click");
+    sc_builder_click(b, (sc_point){x, y});
+    sc_builder_expect_changed(b, "target", 1);
+  }
+  if (sc_builder_finish(&s, b) < 0) { /* errors stick: one check at the end */
     fprintf(stderr, "harness: %s\n", sc_errmsg());
     return 2;
   }
