@@ -1,10 +1,10 @@
 /* One expectation: {"KIND": "region", options...}; the kind is the first key. */
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/regex.h"
 #include "scenario/scn.h"
 
 #define TOL "threshold", "max_pixels", "max_ratio"
@@ -199,16 +199,17 @@ static void text(sc__scn *c, json_t *v, sc_expect *e) {
       sc__scn_problem(c, SC__AT_VAL(c), "\"equals\" must be a string");
     sc__scn_leave(c);
   } else if (sc__scn_strdup(c, v, "match", 1, &e->text_match) == 1 && e->text_match) {
-    regex_t rx;
-    int rc = regcomp(&rx, e->text_match, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-      char why[128];
-      regerror(rc, &rx, why, sizeof why);
+    sc__regex *rx;
+    char why[200];
+    int rc = sc__regex_compile(&rx, e->text_match, why, sizeof why);
+    if (rc == SC_ENOMEM) {
+      c->oom = 1;
+    } else if (rc != 0) {
       sc__scn_enter(c, "match");
-      sc__scn_problem(c, SC__AT_VAL(c), "\"match\" is not a POSIX extended regex: %s", why);
+      sc__scn_problem(c, SC__AT_VAL(c), "\"match\" is not a valid pattern: %s", why);
       sc__scn_leave(c);
     } else {
-      regfree(&rx);
+      sc__regex_free(rx);
     }
   }
   sc__scn_strdup(c, v, "glyphs", 1, &e->glyphs);
