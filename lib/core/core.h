@@ -49,6 +49,14 @@ void sc__sleep_ms(double ms);
  * thread-safe: set it before anything runs. */
 void sc__set_clock(double (*now)(void), void (*sleep)(double));
 
+/* Read the whole file at path into *out (NUL-terminated, *outlen bytes
+ * without the NUL; the caller frees it with sc__free). The file must be a
+ * regular file: anything else (a FIFO, a directory, a device) is refused
+ * before any read could block. Returns 0; SC_EIO ("open PATH: reason",
+ * "PATH: not a regular file (a FIFO)", "read PATH: reason"), SC_ETOOBIG
+ * ("PATH: larger than N bytes") or SC_ENOMEM, with the message set. */
+int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen);
+
 /* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
  * whitespace rejected). Decode writes *out (caller frees with sc__free). */
 int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen);

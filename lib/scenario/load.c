@@ -10,38 +10,7 @@
 #define SC__SCENARIO_MAX (16u << 20)
 
 static int read_file(char **out, size_t *len, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return sc__err(SC_EIO, "open %s: %s", path, strerror(errno));
-  size_t cap = 4096, n = 0;
-  char *buf = sc__malloc(cap);
-  int rc = buf ? 0 : SC_ENOMEM;
-  while (rc == 0) {
-    if (n + 1 >= cap) {
-      char *b = cap >= SC__SCENARIO_MAX ? NULL : sc__realloc(buf, cap * 2);
-      if (!b) {
-        rc = cap >= SC__SCENARIO_MAX ? sc__err(SC_ETOOBIG, "%s: larger than %u bytes", path, SC__SCENARIO_MAX)
-                                     : SC_ENOMEM;
-        break;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t r = fread(buf + n, 1, cap - n - 1, f);
-    n += r;
-    if (r == 0) {
-      if (ferror(f)) rc = sc__err(SC_EIO, "read %s: %s", path, strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
-  if (rc) {
-    sc__free(buf);
-    return rc == SC_ENOMEM ? sc__err(SC_ENOMEM, "%s: out of memory", path) : rc;
-  }
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return 0;
+  return sc__file_read_all(path, SC__SCENARIO_MAX, out, len);
 }
 
 /* The last component of a JSON pointer, unescaped, into buf. */

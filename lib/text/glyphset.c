@@ -8,6 +8,8 @@
 #include "text/text_int.h"
 
 #define D SC_GLYPH_MAX_DESCENT
+/* A glyph set is a few KiB of text; this only stops a wrong path from eating RAM. */
+#define SC__GLYPHSET_FILE_MAX ((size_t)16 << 20)
 
 SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol) {
   if (!out) return sc__err(SC_EINVAL, "glyphs: out is NULL");
@@ -205,29 +207,9 @@ SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
       return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
     return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm)", name);
   }
-  FILE *f = fopen(name, "rb");
-  if (!f) return sc__err(SC_EIO, "%s: %s", name, strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *buf = sc__malloc(cap);
-  int rc = 0;
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (len < cap) break;
-    if (cap >= (size_t)16 << 20) {
-      rc = sc__err(SC_ETOOBIG, "%s: glyph file larger than 16 MiB", name);
-      break;
-    }
-    char *nb = sc__realloc(buf, cap * 2);
-    if (!nb) break;
-    buf = nb;
-    cap *= 2;
-  }
-  int ioerr = ferror(f);
-  fclose(f);
-  if (!rc && !buf) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
-  if (!rc && ioerr) rc = sc__err(SC_EIO, "%s: read error", name);
-  if (!rc && len == cap) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
+  char *buf;
+  size_t len;
+  int rc = sc__file_read_all(name, SC__GLYPHSET_FILE_MAX, &buf, &len);
   if (!rc) {
     rc = sc_glyphset_parse(out, buf, len);
     if (rc == SC_EFORMAT) {

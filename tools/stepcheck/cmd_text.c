@@ -1,6 +1,7 @@
 /* stepcheck glyphs learn / ocr / read-scale: the text layer from the shell. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -50,10 +51,9 @@ int cmd_glyphs(int argc, char **argv) {
   if (code) return code;
   /* Add to an existing set at OUT, or start a new one. */
   sc_glyphset *gs = NULL;
-  FILE *f = fopen(out, "r");
+  /* exists: the loader reads it (and refuses a FIFO instead of blocking) */
   int rc;
-  if (f) {
-    fclose(f);
+  if (access(out, F_OK) == 0) {
     rc = sc_glyphset_load(&gs, out);
   } else {
     rc = sc_glyphset_new(&gs, ink, tol);
