@@ -49,6 +49,12 @@ void sc__sleep_ms(double ms);
  * thread-safe: set it before anything runs. */
 void sc__set_clock(double (*now)(void), void (*sleep)(double));
 
+/* A copy of s for a one-line message: bytes below 0x20 and 0x7f become
+ * \n, \t, \r or \xNN, everything else stays (caller frees; NULL when out
+ * of memory). _len: the copy's length. */
+char *sc__escape_ctl(const char *s);
+size_t sc__escape_ctl_len(const char *s);
+
 /* Read the whole file at path into *out (NUL-terminated, *outlen bytes
  * without the NUL; the caller frees it with sc__free). The file must be a
  * regular file: anything else (a FIFO, a directory, a device) is refused

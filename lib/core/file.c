@@ -20,10 +20,10 @@ static const char *kind_of(mode_t m) {
   return "not a regular file";
 }
 
-int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen) {
-  *out = NULL;
-  *outlen = 0;
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+/* fpath is opened; path, escaped, is what messages show */
+static int read_all(const char *fpath, size_t max_bytes, char **out, size_t *outlen,
+                    const char *path) {
+  int fd = open(fpath, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return sc__err(SC_EIO, "open %s: %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -83,4 +83,15 @@ int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *ou
   *out = buf;
   *outlen = n;
   return 0;
+}
+
+int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen) {
+  *out = NULL;
+  *outlen = 0;
+  /* messages name the file: with its control characters escaped */
+  char *shown = sc__escape_ctl(path);
+  if (!shown) return sc__err(SC_ENOMEM, "out of memory");
+  int rc = read_all(path, max_bytes, out, outlen, shown);
+  sc__free(shown);
+  return rc;
 }

@@ -400,6 +400,11 @@ int sc__regex_compile(sc__regex **out, const char *pat, char *err, size_t errlen
   if (ps.len > SC__REGEX_MAX_PATTERN) {
     fail(&ps, SC_ETOOBIG, SC__REGEX_MAX_PATTERN, "pattern longer than %d bytes",
          SC__REGEX_MAX_PATTERN);
+  } else if (sc__escape_ctl_len(pat) != ps.len) {
+    /* OCR never reads one, and a message quoting the pattern stays one line */
+    size_t at = 0;
+    while ((unsigned char)pat[at] >= 0x20 && pat[at] != 0x7f) at++;
+    fail(&ps, SC_EFORMAT, at, "control character 0x%02x", (unsigned char)pat[at]);
   } else {
     root = parse_alt(&ps, 0);
     if (root >= 0 && ps.i < ps.len) root = fail(&ps, SC_EFORMAT, ps.i, "unmatched )");

@@ -59,7 +59,11 @@ void sc__scn_problem(sc__scn *c, sc__jpos at, const char *fmt, ...) {
     c->pv = v;
     c->pcap = cap;
   }
-  char *text = sc__asprintf("%s:%d:%d: %s%s", c->name, at.line, at.col, c->pre, msg);
+  char *raw = sc__asprintf("%s:%d:%d: %s%s", c->name, at.line, at.col, c->pre, msg);
+  /* keys, ids, values and the file name come from the user: one line, no
+   * terminal control, whatever they hold */
+  char *text = raw ? sc__escape_ctl(raw) : NULL;
+  sc__free(raw);
   if (!text) {
     c->oom = 1;
     return;

@@ -31,7 +31,10 @@ static void gather_ids(sc__scn *c, json_t *list, int in_cycle) {
     size_t k;
     for (k = 0; k < c->nids && strcmp(c->ids[k].id, s) != 0; k++) {
     }
-    if (strcmp(s, "start") == 0) {
+    if (sc__escape_ctl_len(s) != strlen(s)) {
+      /* ids name report files and appear in every message */
+      sc__scn_problem(c, SC__AT_VAL(c), "step id \"%s\" contains a control character", s);
+    } else if (strcmp(s, "start") == 0) {
       sc__scn_problem(c, SC__AT_VAL(c), "step id \"start\" is reserved (snapshot \"start\" is the cycle's first capture)");
     } else if (k < c->nids) {
       sc__scn_problem(c, SC__AT_VAL(c), "duplicate step id \"%s\" (first at %d:%d)", s,

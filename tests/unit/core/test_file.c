@@ -90,6 +90,12 @@ static void slurper_reads_regular_files(void **st) {
   snprintf(missing, sizeof missing, "%s/none", t->dir);
   assert_int_equal(sc__file_read_all(missing, 1024, &buf, &n), SC_EIO);
   assert_non_null(strstr(sc_errmsg(), "No such file"));
+  /* the name is shown with its control characters escaped: one line */
+  snprintf(missing, sizeof missing, "%s/x\nforged.json:1:1: \x1b[2J", t->dir);
+  assert_int_equal(sc__file_read_all(missing, 1024, &buf, &n), SC_EIO);
+  assert_null(strchr(sc_errmsg(), '\n'));
+  assert_null(strchr(sc_errmsg(), '\x1b'));
+  assert_non_null(strstr(sc_errmsg(), "x\\nforged.json:1:1: \\x1b[2J"));
 }
 
 static void every_loader_refuses_a_fifo(void **st) {

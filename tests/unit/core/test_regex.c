@@ -106,6 +106,8 @@ static const struct {
     {"[[:digit:]", SC_EFORMAT, "unmatched ["},
     {"[z-a]", SC_EFORMAT, "range z-a is backwards at offset 1"},
     {"[[=a=]]", SC_EFORMAT, "[=...=] is not supported at offset 1"},
+    {"ab\ncd", SC_EFORMAT, "control character 0x0a at offset 2"},
+    {"[\x1b]", SC_EFORMAT, "control character 0x1b at offset 1"},
     {"((a{100}){100}){100}", SC_ETOOBIG, "more than 4096 instructions"},
     {"(a{1,100}){1,100}", SC_ETOOBIG, "more than 4096 instructions"},
     {"(((a{100}){100}){100}){100}", SC_ETOOBIG, "more than 4096 instructions"},
