@@ -1,4 +1,5 @@
 /* Checking context: JSON path, problems with positions, typed field readers. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,19 +127,28 @@ static const char *range_text(sc__range r) {
   case SC__R_GE1: return " >= 1";
   case SC__R_UNIT: return " from 0 to 1";
   case SC__R_BYTE: return " from 0 to 255";
-  case SC__R_NONZERO: break;
+  case SC__R_MS: return " from 0 to 600000 (ms)";
+  case SC__R_MS_POS: return " > 0 and at most 600000 (ms)";
+  case SC__R_DELTA: return " > 0 and at most 10000";
+  case SC__R_NOTCHES: return " from -100 to 100, not 0";
+  case SC__R_REPEAT: return " from 1 to 100";
   }
   return "";
 }
 
 static int in_range(sc__range r, double v) {
+  if (!isfinite(v)) return 0;
   switch (r) {
   case SC__R_POS: return v > 0;
   case SC__R_NONNEG: return v >= 0;
   case SC__R_GE1: return v >= 1;
-  case SC__R_NONZERO: return v != 0;
   case SC__R_UNIT: return v >= 0 && v <= 1;
   case SC__R_BYTE: return v >= 0 && v <= 255;
+  case SC__R_MS: return v >= 0 && v <= SC__MS_MAX;
+  case SC__R_MS_POS: return v > 0 && v <= SC__MS_MAX;
+  case SC__R_DELTA: return v > 0 && v <= SC__DELTA_MAX;
+  case SC__R_NOTCHES: return v != 0 && v >= -SC__COUNT_MAX && v <= SC__COUNT_MAX;
+  case SC__R_REPEAT: return v >= 1 && v <= SC__COUNT_MAX;
   }
   return 0;
 }
@@ -148,11 +158,8 @@ static int in_range(sc__range r, double v) {
 
 static int bad_number(sc__scn *c, const char *key, int integer, sc__range r) {
   sc__scn_enter(c, key);
-  if (r == SC__R_NONZERO)
-    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be a non-zero %s", key, integer ? "integer" : "number");
-  else
-    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be %s%s", key, integer ? "an integer" : "a number",
-                    range_text(r));
+  sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be %s%s", key, integer ? "an integer" : "a number",
+                  range_text(r));
   sc__scn_leave(c);
   return -1;
 }

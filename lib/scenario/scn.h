@@ -64,10 +64,23 @@ typedef enum sc__range {
   SC__R_POS,     /* > 0 */
   SC__R_NONNEG,  /* >= 0 */
   SC__R_GE1,     /* >= 1 */
-  SC__R_NONZERO, /* != 0 */
   SC__R_UNIT,    /* 0 .. 1 */
-  SC__R_BYTE     /* 0 .. 255 */
+  SC__R_BYTE,    /* 0 .. 255 */
+  SC__R_MS,      /* 0 .. SC__MS_MAX: a duration that may be 0 */
+  SC__R_MS_POS,  /* > 0 .. SC__MS_MAX: a timeout */
+  SC__R_DELTA,   /* > 0 .. SC__DELTA_MAX */
+  SC__R_NOTCHES, /* -SC__COUNT_MAX .. SC__COUNT_MAX, not 0 */
+  SC__R_REPEAT   /* 1 .. SC__COUNT_MAX */
 } sc__range;
+
+/* Every millisecond field (timeouts, settles, spacings) is at most ten
+ * minutes: a larger one is a typo, and 1e308 would overflow where it is
+ * turned into an integer or spin a core waiting. */
+#define SC__MS_MAX 600000.0
+/* A wheel notch's deltaY in CSS pixels; browsers send 100 or 120. */
+#define SC__DELTA_MAX 10000.0
+/* Wheel notches and key repeats per step: each is an event and a wait. */
+#define SC__COUNT_MAX 100
 
 /* Path: enter a member or an element of the value at the current path. */
 void sc__scn_enter(sc__scn *c, const char *key);

@@ -30,7 +30,7 @@ static void wheel(sc__scn *c, json_t *v, sc_action *a) {
     sc__scn_leave(c);
   }
   long n = 0;
-  if (sc__scn_integer(c, v, "notches", 1, SC__R_NONZERO, &n) == 1) a->notches = (int)n;
+  if (sc__scn_integer(c, v, "notches", 1, SC__R_NOTCHES, &n) == 1) a->notches = (int)n;
   c->pre[old] = '\0';
 }
 
@@ -50,7 +50,7 @@ static void key(sc__scn *c, json_t *v, sc_action *a) {
   sc__scn_keys(c, v, keys);
   sc__scn_strdup(c, v, "key", 1, &a->key);
   long r;
-  if (sc__scn_integer(c, v, "repeat", 0, SC__R_GE1, &r) == 1) a->repeat = (int)r;
+  if (sc__scn_integer(c, v, "repeat", 0, SC__R_REPEAT, &r) == 1) a->repeat = (int)r;
   json_t *at = json_object_get(v, "at");
   if (at) {
     sc__scn_enter(c, "at");
@@ -152,8 +152,8 @@ void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st
     sc__scn_problem(c, SC__AT_VAL(c),
                     "no action (one of \"click\", \"wheel\", \"key\", \"move\", \"none\")");
 
-  sc__scn_number(c, v, "timeout_ms", 0, SC__R_POS, &st->timeout_ms);
-  sc__scn_number(c, v, "settle_ms", 0, SC__R_NONNEG, &st->settle_ms);
+  sc__scn_number(c, v, "timeout_ms", 0, SC__R_MS_POS, &st->timeout_ms);
+  sc__scn_number(c, v, "settle_ms", 0, SC__R_MS, &st->settle_ms);
   sc__scn_bool(c, v, "park", &st->park);
   /* expectations last: a scale expectation looks at the action */
   expectations(c, v, in_cycle, index, st);

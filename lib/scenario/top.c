@@ -49,9 +49,9 @@ static void input(sc__scn *c, json_t *root) {
   sc__scn_enter(c, "input");
   strcpy(c->pre, "input: ");
   sc__scn_keys(c, o, keys);
-  sc__scn_number(c, o, "wheel_delta", 0, SC__R_POS, &s->wheel_delta);
-  sc__scn_number(c, o, "notch_spacing_ms", 0, SC__R_NONNEG, &s->notch_spacing_ms);
-  sc__scn_number(c, o, "double_click_ms", 0, SC__R_NONNEG, &s->double_click_ms);
+  sc__scn_number(c, o, "wheel_delta", 0, SC__R_DELTA, &s->wheel_delta);
+  sc__scn_number(c, o, "notch_spacing_ms", 0, SC__R_MS, &s->notch_spacing_ms);
+  sc__scn_number(c, o, "double_click_ms", 0, SC__R_MS, &s->double_click_ms);
   c->pre[0] = '\0';
   sc__scn_leave(c);
 }
@@ -64,8 +64,8 @@ static void defaults(sc__scn *c, json_t *root) {
   sc__scn_enter(c, "defaults");
   strcpy(c->pre, "defaults: ");
   sc__scn_keys(c, o, keys);
-  sc__scn_number(c, o, "timeout_ms", 0, SC__R_POS, &s->default_timeout_ms);
-  sc__scn_number(c, o, "settle_ms", 0, SC__R_NONNEG, &s->default_settle_ms);
+  sc__scn_number(c, o, "timeout_ms", 0, SC__R_MS_POS, &s->default_timeout_ms);
+  sc__scn_number(c, o, "settle_ms", 0, SC__R_MS, &s->default_settle_ms);
   sc__scn_number(c, o, "threshold", 0, SC__R_UNIT, &c->threshold);
   sc__scn_integer(c, o, "max_pixels", 0, SC__R_NONNEG, &c->max_pixels);
   c->pre[0] = '\0';
