@@ -49,7 +49,7 @@ static void no_kind(sc__scn *c, json_t *v, const char *first) {
     return;
   }
   sc__suggest sg;
-  sc__suggest_init(&sg, first);
+  sc__suggest_init(&sg, c, first);
   for (size_t i = 0; i < NKINDS; i++) sc__suggest_add(&sg, KINDS[i].name);
   const char *k;
   json_t *x;
@@ -73,15 +73,20 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
   const char *k;
   json_t *x;
   int first = 1;
+  sc__unknown u = {0};
   json_object_foreach(v, k, x) {
     if (first || has(kd->keys, k)) {
       first = 0;
       continue;
     }
+    sc__scn_enter(c, k);
+    int listed = sc__scn_unknown(c, &u);
+    sc__scn_leave(c);
+    if (!listed) continue;
     int elsewhere = 0;
     for (size_t i = 0; i < NKINDS; i++) elsewhere |= has(KINDS[i].keys, k);
     sc__suggest sg;
-    sc__suggest_init(&sg, k);
+    sc__suggest_init(&sg, c, k);
     for (const char *const *a = kd->keys; *a; a++) sc__suggest_add(&sg, *a);
     if (!find_kind(k) && !elsewhere && sg.best && !json_object_get(v, sg.best))
       sc__scn_fix_add(c, sg.best);
@@ -96,6 +101,7 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
       sc__scn_problem(c, SC__AT_KEY(c), "unknown key \"%s\"%s", k, sc__suggest_text(&sg, hint, sizeof hint));
     sc__scn_leave(c);
   }
+  sc__scn_unknown_done(c, &u);
 }
 
 static void snapshot(sc__scn *c, const char *snap, int in_cycle, size_t index) {
@@ -103,14 +109,14 @@ static void snapshot(sc__scn *c, const char *snap, int in_cycle, size_t index) {
   if (!in_cycle) {
     sc__scn_problem(c, SC__AT_VAL(c), "\"snapshot\" is only for cycle steps; use \"baseline\" in setup");
   } else if (strcmp(snap, "start") != 0) {
-    const sc__stepid *id = NULL;
-    for (size_t k = 0; k < c->nids && !id; k++)
-      if (strcmp(c->ids[k].id, snap) == 0) id = &c->ids[k];
+    size_t k;
+    const sc__stepid *id =
+        sc__strmap_get(&c->idmap, snap, strlen(snap), &k) ? &c->ids[k] : NULL;
     if (!id) {
       sc__suggest sg;
-      sc__suggest_init(&sg, snap);
+      sc__suggest_init(&sg, c, snap);
       sc__suggest_add(&sg, "start");
-      for (size_t k = 0; k < c->nids; k++)
+      for (k = 0; k < c->nids; k++)
         if (c->ids[k].in_cycle && c->ids[k].index < index) sc__suggest_add(&sg, c->ids[k].id);
       char hint[128];
       sc__scn_problem(c, SC__AT_VAL(c), "snapshot \"%s\" is not a step id%s", snap,

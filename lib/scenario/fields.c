@@ -97,13 +97,30 @@ void sc__scn_fix_add(sc__scn *c, const char *key) {
   c->fixes[c->nfix++].key = key;
 }
 
+int sc__scn_unknown(sc__scn *c, sc__unknown *u) {
+  if (u->n++ < SC__UNKNOWN_MAX) return 1;
+  if (u->n == SC__UNKNOWN_MAX + 1) u->more_at = SC__AT_KEY(c);
+  return 0;
+}
+
+void sc__scn_unknown_done(sc__scn *c, const sc__unknown *u) {
+  if (u->n > SC__UNKNOWN_MAX)
+    sc__scn_problem(c, u->more_at, "%zu more unknown keys in this object (the first %d are listed)",
+                    u->n - SC__UNKNOWN_MAX, SC__UNKNOWN_MAX);
+}
+
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
   const char *key;
   json_t *v;
+  sc__unknown u = {0};
   json_object_foreach(obj, key, v) {
     if (allowed_has(allowed, key)) continue;
+    sc__scn_enter(c, key);
+    int listed = sc__scn_unknown(c, &u);
+    sc__scn_leave(c);
+    if (!listed) continue;
     sc__suggest sg;
-    sc__suggest_init(&sg, key);
+    sc__suggest_init(&sg, c, key);
     for (const char *const *a = allowed; *a; a++) sc__suggest_add(&sg, *a);
     if (sg.best && !json_object_get(obj, sg.best)) sc__scn_fix_add(c, sg.best);
     char hint[128];
@@ -112,6 +129,7 @@ void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
                     sc__suggest_text(&sg, hint, sizeof hint));
     sc__scn_leave(c);
   }
+  sc__scn_unknown_done(c, &u);
 }
 
 json_t *sc__scn_get(sc__scn *c, json_t *obj, const char *key, int required) {
@@ -224,16 +242,15 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out) {
   const sc_scenario *s = c->s;
   if (json_is_string(v) && label) {
     const char *name = json_string_value(v);
-    sc__suggest sg;
-    sc__suggest_init(&sg, name);
-    for (size_t i = 0; i < s->npoints; i++) {
-      if (s->points[i].name && strcmp(s->points[i].name, name) == 0) {
-        *out = s->points[i].p;
-        return 0;
-      }
-      sc__suggest_add(&sg, s->points[i].name);
+    size_t i;
+    if (sc__strmap_get(&c->pointmap, name, strlen(name), &i)) {
+      *out = s->points[i].p;
+      return 0;
     }
     if (c->no_points) return -1;
+    sc__suggest sg;
+    sc__suggest_init(&sg, c, name);
+    for (i = 0; i < s->npoints; i++) sc__suggest_add(&sg, s->points[i].name);
     char hint[128];
     sc__scn_problem(c, SC__AT_VAL(c), "unknown point \"%s\"%s", name,
                     sc__suggest_text(&sg, hint, sizeof hint));
@@ -266,10 +283,11 @@ int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label) {
     return -1;
   }
   const char *name = json_string_value(v);
-  int i = sc_scenario_region(c->s, name);
-  if (i >= 0 || c->no_regions) return i;
+  size_t i;
+  if (sc__strmap_get(&c->regmap, name, strlen(name), &i)) return (int)i;
+  if (c->no_regions) return -1;
   sc__suggest sg;
-  sc__suggest_init(&sg, name);
+  sc__suggest_init(&sg, c, name);
   for (size_t k = 0; k < c->s->nregions; k++) sc__suggest_add(&sg, c->s->regions[k].name);
   char hint[128];
   sc__scn_problem(c, SC__AT_VAL(c), "unknown region \"%s\"%s", name,

@@ -99,6 +99,7 @@ static int run(sc__scn *c, const char *text, size_t len, const char *name) {
   const char *slash = strrchr(name, '/');
   c->dir = sc__strndup(name, slash ? (size_t)(slash - name) + 1 : 0);
   if (!c->dir) return sc__err(SC_ENOMEM, "%s: out of memory", name);
+  c->suggest_budget = SC__SUGGEST_BUDGET;
   check(c, text, len);
   if (c->oom) return sc__err(SC_ENOMEM, "%s: out of memory", name);
   if (c->pn > 1) qsort(c->pv, c->pn, sizeof *c->pv, by_position);
@@ -109,6 +110,9 @@ static void done(sc__scn *c) {
   for (size_t i = 0; i < c->pn; i++) sc__free(c->pv[i].text);
   sc__free(c->pv);
   sc__free(c->ids);
+  sc__strmap_free(&c->idmap);
+  sc__strmap_free(&c->regmap);
+  sc__strmap_free(&c->pointmap);
   sc__free(c->dir);
   sc__jsonpos_free(c->ix);
   sc_scenario_free(c->s);

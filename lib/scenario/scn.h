@@ -54,10 +54,20 @@ typedef struct sc__scn {
     const char *key;         /* static */
   } fixes[16];
   int nfix;
+  /* step ids, region and point names -> index: lookups in O(1) */
+  sc__strmap idmap, regmap, pointmap;
+  /* did-you-mean comparisons left (each costs up to 64 x 64 cells): a
+   * scenario with thousands of bad names gets no more hints, not minutes */
+  long suggest_budget;
   sc__problem *pv;
   size_t pn, pcap;
   int oom;
 } sc__scn;
+
+/* Unknown keys reported one by one per object; the rest in one line. */
+#define SC__UNKNOWN_MAX 20
+/* Did-you-mean comparisons per check: far more than a hand-written file needs. */
+#define SC__SUGGEST_BUDGET 20000
 
 /* Range a number must lie in; the text says it in messages. */
 typedef enum sc__range {
@@ -123,13 +133,25 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out);
 /* A region name at the current path; index, or -1 (reported). */
 int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label);
 
-/* Did-you-mean: the closest candidate within a small edit distance. */
+/* Counting unknown keys of one object: sc__scn_unknown says whether the
+ * next one is reported one by one (else it only counts it), and
+ * sc__scn_unknown_done reports the rest in one line. */
+typedef struct sc__unknown {
+  size_t n;
+  sc__jpos more_at; /* key of the first one not listed */
+} sc__unknown;
+int sc__scn_unknown(sc__scn *c, sc__unknown *u);
+void sc__scn_unknown_done(sc__scn *c, const sc__unknown *u);
+
+/* Did-you-mean: the closest candidate within a small edit distance, while
+ * c's budget lasts. */
 typedef struct sc__suggest {
   const char *word;
   const char *best;
   int bestd;
+  long *budget;
 } sc__suggest;
-void sc__suggest_init(sc__suggest *sg, const char *word);
+void sc__suggest_init(sc__suggest *sg, sc__scn *c, const char *word);
 void sc__suggest_add(sc__suggest *sg, const char *cand);
 /* " (did you mean \"x\"?)" into buf, or "" when nothing is close. */
 const char *sc__suggest_text(const sc__suggest *sg, char *buf, size_t cap);

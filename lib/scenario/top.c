@@ -78,7 +78,7 @@ static void points(sc__scn *c, json_t *root) {
   c->no_points = json_object_get(root, "points") ? !o : sc__scn_fixed(c, "points");
   if (!o || json_object_size(o) == 0) return;
   s->points = sc__calloc(json_object_size(o), sizeof *s->points);
-  if (!s->points) {
+  if (!s->points || sc__strmap_init(&c->pointmap, json_object_size(o)) != 0) {
     c->oom = 1;
     return;
   }
@@ -89,6 +89,7 @@ static void points(sc__scn *c, json_t *root) {
     sc_named_point *np = &s->points[s->npoints++];
     /* kept even when wrong, so that references to it do not cascade */
     np->name = sc__scn_dup(c, name);
+    if (np->name) sc__strmap_put(&c->pointmap, np->name, strlen(np->name), s->npoints - 1, NULL);
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "points \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a point needs a non-empty name");
@@ -144,7 +145,7 @@ static void regions(sc__scn *c, json_t *root) {
   c->no_regions = !o;
   if (!o || json_object_size(o) == 0) return;
   s->regions = sc__calloc(json_object_size(o), sizeof *s->regions);
-  if (!s->regions) {
+  if (!s->regions || sc__strmap_init(&c->regmap, json_object_size(o)) != 0) {
     c->oom = 1;
     return;
   }
@@ -154,6 +155,7 @@ static void regions(sc__scn *c, json_t *root) {
   json_object_foreach(o, name, v) {
     sc_region *rg = &s->regions[s->nregions++];
     rg->name = sc__scn_dup(c, name);
+    if (rg->name) sc__strmap_put(&c->regmap, rg->name, strlen(rg->name), s->nregions - 1, NULL);
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "regions \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a region needs a non-empty name");
