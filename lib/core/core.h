@@ -49,7 +49,7 @@ void sc__sleep_ms(double ms);
  * thread-safe: set it before anything runs. */
 void sc__set_clock(double (*now)(void), void (*sleep)(double));
 
-/* String -> index map of a size fixed at init (strmap.c). Keys are
+/* String -> index map (strmap.c). Keys are
  * borrowed: they must outlive the map. probes counts slot visits of puts and
  * gets (tests assert on it: linear work, not wall time). */
 struct sc__strmap_slot {
@@ -62,10 +62,11 @@ typedef struct sc__strmap {
   uint64_t seed;
   unsigned long probes;
 } sc__strmap;
-/* Room for n keys. 0 or SC_ENOMEM. */
+/* Room for n keys before it grows (0 is fine). 0 or SC_ENOMEM. */
 int sc__strmap_init(sc__strmap *m, size_t n);
 void sc__strmap_free(sc__strmap *m);
-/* 1 added; 0 already there (*old, if not NULL, gets its value); -1 full. */
+/* 1 added; 0 already there (*old, if not NULL, gets its value); -1 out of
+ * memory (the map is unchanged). */
 int sc__strmap_put(sc__strmap *m, const char *key, size_t len, size_t val, size_t *old);
 /* 1 and *val when key is there, else 0. */
 int sc__strmap_get(const sc__strmap *m, const char *key, size_t len, size_t *val);

@@ -1,5 +1,5 @@
-/* A fixed-size string -> index map (open addressing, linear probing, load
- * at most 1/2): what makes scenario checking linear in its number of keys,
+/* A string -> index map (open addressing, linear probing, load at most
+ * 1/2, doubled when full): what makes scenario checking linear in its number of keys,
  * names and ids. The hash is seeded per map from getrandom(), so keys chosen
  * to collide in one run do not collide in the next (scenario text is user
  * input; jansson seeds its own tables for the same reason). */
@@ -48,8 +48,23 @@ static struct sc__strmap_slot *lookup(const sc__strmap *m, const char *key, size
   }
 }
 
+/* Twice the slots, every key moved over. */
+static int grow(sc__strmap *m) {
+  sc__strmap big = *m;
+  big.cap = m->cap ? m->cap * 2 : 16;
+  big.slot = sc__calloc(big.cap, sizeof *big.slot);
+  if (!big.slot) return -1;
+  big.n = 0;
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slot[i].key) *lookup(&big, m->slot[i].key, m->slot[i].len, &big.probes) = m->slot[i];
+  big.n = m->n;
+  sc__free(m->slot);
+  *m = big;
+  return 0;
+}
+
 int sc__strmap_put(sc__strmap *m, const char *key, size_t len, size_t val, size_t *old) {
-  if (2 * (m->n + 1) > m->cap) return -1;
+  if (2 * (m->n + 1) > m->cap && grow(m) < 0) return -1;
   struct sc__strmap_slot *s = lookup(m, key, len, &m->probes);
   if (s->key) {
     if (old) *old = s->val;

@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/regex.h"
+#include "stepcheck/text.h"
 #include "scenario/scn.h"
 
 #define TOL "threshold", "max_pixels", "max_ratio"
@@ -136,33 +138,66 @@ static void baseline(sc__scn *c, const char *file, sc_expect *e) {
     c->oom = 1;
     return;
   }
-  if (access(e->baseline, R_OK) != 0) {
-    sc__scn_enter(c, "baseline");
+  struct stat st;
+  sc__scn_enter(c, "baseline");
+  if (access(e->baseline, R_OK) != 0 || stat(e->baseline, &st) != 0)
     sc__scn_problem(c, SC__AT_VAL(c), "baseline \"%s\" cannot be read (%s: %s)", file, e->baseline,
                     strerror(errno));
-    sc__scn_leave(c);
-  }
+  else if (!S_ISREG(st.st_mode))
+    sc__scn_problem(c, SC__AT_VAL(c), "baseline \"%s\" is not a regular file (%s)", file, e->baseline);
+  sc__scn_leave(c);
 }
 
-/* A glyph set named by path ("x/y.glyphs") is resolved like a baseline,
- * relative to the scenario file; a plain name ("josm") is a builtin. */
-static void glyph_path(sc__scn *c, const char *key, char **field) {
+/* Why the glyph-set file at path does not load (NULL: it does), loading it
+ * once per check whatever the number of references. */
+static const char *set_why(sc__scn *c, const char *path) {
+  size_t i;
+  if (sc__strmap_get(&c->setmap, path, strlen(path), &i)) return c->setwhy[i];
+  char **v = sc__realloc(c->setwhy, (c->nset + 1) * sizeof *v);
+  if (!v) return c->oom = 1, NULL;
+  c->setwhy = v;
+  sc_glyphset *gs = NULL;
+  int rc = sc_glyphset_load(&gs, path);
+  sc_glyphset_free(gs);
+  if (rc == SC_ENOMEM) return c->oom = 1, NULL;
+  char *why = NULL;
+  if (rc < 0 && !(why = sc__strdup(sc_errmsg()))) return c->oom = 1, NULL;
+  if (sc__strmap_put(&c->setmap, path, strlen(path), c->nset, NULL) < 0) {
+    sc__free(why);
+    return c->oom = 1, NULL;
+  }
+  c->setwhy[c->nset++] = why;
+  return why;
+}
+
+/* "glyphs" and "profile": a builtin name ("josm", the one builtin glyph set
+ * and scale-bar profile; lib/text/glyphset.c and scalebar.c), or a
+ * glyph-set file named by a path ("x/y.glyphs", resolved like a baseline,
+ * relative to the scenario file) that must load. */
+static void text_set(sc__scn *c, const char *key, char **field) {
   const char *v = *field;
-  size_t n = v ? strlen(v) : 0;
-  if (!v || !(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) return;
+  if (!v) return;
+  const char *what = strcmp(key, "profile") == 0 ? "scale-bar profile" : "glyph set";
+  size_t n = strlen(v);
+  sc__scn_enter(c, key);
+  if (!(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) {
+    if (strcmp(v, "josm") != 0)
+      sc__scn_problem(c, SC__AT_VAL(c),
+                      "unknown %s \"%s\" (builtin: josm; a file is named by a path with '/' or "
+                      "ending in .glyphs)", what, v);
+    sc__scn_leave(c);
+    return;
+  }
   char *path = v[0] == '/' ? sc__strdup(v) : sc__asprintf("%s%s", c->dir, v);
   if (!path) {
     c->oom = 1;
-    return;
+  } else {
+    const char *why = set_why(c, path);
+    if (why) sc__scn_problem(c, SC__AT_VAL(c), "%s \"%s\" cannot be loaded: %s", what, v, why);
+    sc__free(*field); /* v with it */
+    *field = path;
   }
-  if (access(path, R_OK) != 0) {
-    sc__scn_enter(c, key);
-    sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\" cannot be read (%s: %s)", v, path,
-                    strerror(errno));
-    sc__scn_leave(c);
-  }
-  sc__free(*field);
-  *field = path;
+  sc__scn_leave(c);
 }
 
 static int parse_rgb(const char *s, uint32_t *out) {
@@ -219,7 +254,7 @@ static void text(sc__scn *c, json_t *v, sc_expect *e) {
     }
   }
   sc__scn_strdup(c, v, "glyphs", 1, &e->glyphs);
-  glyph_path(c, "glyphs", &e->glyphs);
+  text_set(c, "glyphs", &e->glyphs);
 }
 
 void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size_t index,
@@ -279,7 +314,7 @@ void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size
     sc__scn_number(c, v, "factor", 1, SC__R_POS, &e->factor);
     sc__scn_number(c, v, "tol", 0, SC__R_UNIT, &e->factor_tol);
     sc__scn_strdup(c, v, "profile", 1, &e->profile);
-    glyph_path(c, "profile", &e->profile);
+    text_set(c, "profile", &e->profile);
     break;
   case SC_EXPECT_TEXT:
     text(c, v, e);

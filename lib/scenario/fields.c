@@ -149,7 +149,7 @@ static const char *range_text(sc__range r) {
   case SC__R_MS_POS: return " > 0 and at most 600000 (ms)";
   case SC__R_DELTA: return " > 0 and at most 10000";
   case SC__R_NOTCHES: return " from -100 to 100, not 0";
-  case SC__R_REPEAT: return " from 1 to 100";
+  case SC__R_REPEAT: return " from 1 to 64";
   }
   return "";
 }
@@ -166,7 +166,7 @@ static int in_range(sc__range r, double v) {
   case SC__R_MS_POS: return v > 0 && v <= SC__MS_MAX;
   case SC__R_DELTA: return v > 0 && v <= SC__DELTA_MAX;
   case SC__R_NOTCHES: return v != 0 && v >= -SC__COUNT_MAX && v <= SC__COUNT_MAX;
-  case SC__R_REPEAT: return v >= 1 && v <= SC__COUNT_MAX;
+  case SC__R_REPEAT: return v >= 1 && v <= SC__REPEAT_MAX;
   }
   return 0;
 }

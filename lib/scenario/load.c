@@ -113,6 +113,9 @@ static void done(sc__scn *c) {
   sc__strmap_free(&c->idmap);
   sc__strmap_free(&c->regmap);
   sc__strmap_free(&c->pointmap);
+  sc__strmap_free(&c->setmap);
+  for (size_t i = 0; i < c->nset; i++) sc__free(c->setwhy[i]);
+  sc__free(c->setwhy);
   sc__free(c->dir);
   sc__jsonpos_free(c->ix);
   sc_scenario_free(c->s);

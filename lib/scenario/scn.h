@@ -59,6 +59,11 @@ typedef struct sc__scn {
   /* did-you-mean comparisons left (each costs up to 64 x 64 cells): a
    * scenario with thousands of bad names gets no more hints, not minutes */
   long suggest_budget;
+  /* glyph-set and profile files tried so far: path -> index into setwhy,
+   * why it did not load (NULL: it did), so each file is parsed once */
+  sc__strmap setmap;
+  char **setwhy;
+  size_t nset;
   sc__problem *pv;
   size_t pn, pcap;
   int oom;
@@ -80,7 +85,7 @@ typedef enum sc__range {
   SC__R_MS_POS,  /* > 0 .. SC__MS_MAX: a timeout */
   SC__R_DELTA,   /* > 0 .. SC__DELTA_MAX */
   SC__R_NOTCHES, /* -SC__COUNT_MAX .. SC__COUNT_MAX, not 0 */
-  SC__R_REPEAT   /* 1 .. SC__COUNT_MAX */
+  SC__R_REPEAT   /* 1 .. SC__REPEAT_MAX */
 } sc__range;
 
 /* Every millisecond field (timeouts, settles, spacings) is at most ten
@@ -89,8 +94,10 @@ typedef enum sc__range {
 #define SC__MS_MAX 600000.0
 /* A wheel notch's deltaY in CSS pixels; browsers send 100 or 120. */
 #define SC__DELTA_MAX 10000.0
-/* Wheel notches and key repeats per step: each is an event and a wait. */
+/* Wheel notches and key repeats per step: each is an event and a wait
+ * (the page layer sends at most 64 repeats). */
 #define SC__COUNT_MAX 100
+#define SC__REPEAT_MAX 64
 
 /* Path: enter a member or an element of the value at the current path. */
 void sc__scn_enter(sc__scn *c, const char *key);

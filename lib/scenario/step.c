@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "page/page_internal.h"
 #include "scenario/scn.h"
 
 static const char *const STEP_KEYS[] = {"id",         "click",     "wheel", "key",    "move", "none",
@@ -34,11 +35,19 @@ static void wheel(sc__scn *c, json_t *v, sc_action *a) {
   c->pre[old] = '\0';
 }
 
+/* The key spec at the current path, as the page layer will read it. */
+static void key_name(sc__scn *c, const char *spec) {
+  char why[128];
+  if (sc__key_check(spec, why, sizeof why) < 0)
+    sc__scn_problem(c, SC__AT_VAL(c), "\"key\" \"%.80s\" is not a key: %s", spec, why);
+}
+
 static void key(sc__scn *c, json_t *v, sc_action *a) {
   static const char *const keys[] = {"key", "repeat", "at", NULL};
   a->repeat = 1;
   if (json_is_string(v) && json_string_length(v) > 0) {
     a->key = sc__scn_dup(c, json_string_value(v));
+    key_name(c, json_string_value(v));
     return;
   }
   if (!json_is_object(v)) {
@@ -48,7 +57,11 @@ static void key(sc__scn *c, json_t *v, sc_action *a) {
   }
   size_t old = pre_push(c, "key");
   sc__scn_keys(c, v, keys);
-  sc__scn_strdup(c, v, "key", 1, &a->key);
+  if (sc__scn_strdup(c, v, "key", 1, &a->key) == 1 && a->key) {
+    sc__scn_enter(c, "key");
+    key_name(c, a->key);
+    sc__scn_leave(c);
+  }
   long r;
   if (sc__scn_integer(c, v, "repeat", 0, SC__R_REPEAT, &r) == 1) a->repeat = (int)r;
   json_t *at = json_object_get(v, "at");

@@ -93,11 +93,13 @@ int cmd_ocr(int argc, char **argv) {
   sc_glyphset *gs = NULL;
   int rc = sc_glyphset_load(&gs, glyphs);
   sc_text_result tr;
-  if (rc == 0) rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL);
-  if (rc < 0)
-    code = cli_lib_err(rc, "ocr");
-  else
+  if (rc < 0 && rc != SC_ENOMEM) {
+    code = cli_input_err(rc, "ocr --glyphs"); /* unknown set, unreadable file: configuration */
+  } else if (rc == 0 && (rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL)) == 0) {
     printf("%s\t(confidence %.2f, %zu glyphs)\n", tr.text, tr.confidence, tr.nglyphs);
+  } else {
+    code = cli_lib_err(rc, "ocr");
+  }
   sc_glyphset_free(gs);
   sc_image_free(img);
   return code;
@@ -127,7 +129,11 @@ int cmd_read_scale(int argc, char **argv) {
   if (code) return code;
   sc_scale_reading rd;
   int rc = sc_scalebar_read(&rd, img, region_or_all(&region, img), profile, NULL);
-  if (rc < 0)
+  /* SC_ENOTFOUND (unknown profile) and SC_EIO (its glyph file does not
+   * load) come only from the profile: configuration, exit 2 */
+  if (rc == SC_ENOTFOUND || rc == SC_EIO)
+    code = cli_input_err(rc, "read-scale --profile");
+  else if (rc < 0)
     code = cli_lib_err(rc, "read-scale");
   else
     printf("text \"%s\"  bar %d px  %.6g m/px (+-%.2f%%)\n", rd.text, rd.bar_px,
