@@ -220,7 +220,12 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   sc__scn_keys(c, root, TOP_KEYS);
   sc__scn_strdup(c, root, "app", 1, &s->app);
-  sc__scn_strdup(c, root, "url", 1, &s->url);
+  if (sc__scn_strdup(c, root, "url", 1, &s->url) == 1 && s->url &&
+      sc_url_check(s->url, SC_URL_DEFAULT) < 0) {
+    sc__scn_enter(c, "url");
+    sc__scn_problem(c, SC__AT_VAL(c), "\"url\" is not an http or https URL: %s", sc_errmsg());
+    sc__scn_leave(c);
+  }
   size_member(c, root, "viewport", &s->viewport_w, &s->viewport_h);
   size_member(c, root, "guest", &s->guest_w, &s->guest_h);
   input(c, root);
