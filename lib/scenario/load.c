@@ -1,6 +1,4 @@
 /* sc_scenario_load / _parse / _validate: JSON (jansson) -> checks -> model. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +6,6 @@
 
 /* Scenario files are a few KiB; this only stops a wrong path from eating RAM. */
 #define SC__SCENARIO_MAX (16u << 20)
-
-static int read_file(char **out, size_t *len, const char *path) {
-  return sc__file_read_all(path, SC__SCENARIO_MAX, out, len);
-}
 
 /* The last component of a JSON pointer, unescaped, into buf. */
 static const char *last_key(const char *path, char *buf, size_t cap) {
@@ -148,7 +142,7 @@ SC_EXTERN int sc_scenario_load(sc_scenario **out, const char *path) {
   if (!path) return sc__err(SC_EINVAL, "sc_scenario_load: path is NULL");
   char *text;
   size_t len;
-  int rc = read_file(&text, &len, path);
+  int rc = sc__file_read_all(path, SC__SCENARIO_MAX, &text, &len);
   if (rc) return rc;
   rc = parse(out, text, len, path);
   sc__free(text);
@@ -160,7 +154,7 @@ SC_EXTERN int sc_scenario_validate(const char *path, void (*cb)(const char *line
   if (!path) return sc__err(SC_EINVAL, "sc_scenario_validate: path is NULL");
   char *text;
   size_t len;
-  int rc = read_file(&text, &len, path);
+  int rc = sc__file_read_all(path, SC__SCENARIO_MAX, &text, &len);
   if (rc) return rc;
   sc__scn *c = sc__malloc(sizeof *c);
   rc = c ? run(c, text, len, path) : sc__err(SC_ENOMEM, "%s: out of memory", path);

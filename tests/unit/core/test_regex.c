@@ -198,6 +198,72 @@ static void hostile_patterns_cost_is_bounded(void **st) {
   free(text);
 }
 
+/* Differential: random patterns from the supported grammar and random
+ * texts, answered by this engine and by glibc's regexec; they must agree.
+ * A fixed seed, so a failure reproduces. */
+typedef struct rng {
+  unsigned long s;
+} rng;
+static unsigned next(rng *r, unsigned n) {
+  r->s = r->s * 6364136223846793005UL + 1442695040888963407UL;
+  return (unsigned)(r->s >> 33) % n;
+}
+
+static void gen(rng *r, char *out, size_t *n, size_t cap, int depth) {
+  int items = 1 + (int)next(r, 3);
+  for (int i = 0; i < items && *n + 24 < cap; i++) {
+    static const char *const atoms[] = {"a", "b", "c", ".", "[ab]", "[^a]", "[[:digit:]]", "1", "\\."};
+    if (depth < 3 && next(r, 4) == 0) {
+      out[(*n)++] = '(';
+      gen(r, out, n, cap, depth + 1);
+      if (next(r, 3) == 0) {
+        out[(*n)++] = '|';
+        gen(r, out, n, cap, depth + 1);
+      }
+      out[(*n)++] = ')';
+    } else {
+      const char *a = atoms[next(r, sizeof atoms / sizeof atoms[0])];
+      memcpy(out + *n, a, strlen(a));
+      *n += strlen(a);
+    }
+    static const char *const quants[] = {"", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}"};
+    const char *q = quants[next(r, sizeof quants / sizeof quants[0])];
+    memcpy(out + *n, q, strlen(q));
+    *n += strlen(q);
+  }
+  out[*n] = '\0';
+}
+
+static void agrees_with_glibc_on_random_patterns(void **st) {
+  (void)st;
+  rng r = {12345};
+  int compared = 0;
+  for (int i = 0; i < 3000; i++) {
+    char pat[200];
+    size_t n = 0;
+    if (next(&r, 4) == 0) pat[n++] = '^';
+    gen(&r, pat, &n, sizeof pat - 2, 0);
+    if (next(&r, 4) == 0) pat[n++] = '$', pat[n] = '\0';
+    sc__regex *re;
+    char err[200];
+    if (sc__regex_compile(&re, pat, err, sizeof err) != 0) fail_msg("/%s/ refused: %s", pat, err);
+    regex_t g;
+    assert_int_equal(regcomp(&g, pat, REG_EXTENDED | REG_NOSUB), 0);
+    for (int k = 0; k < 8; k++) {
+      char text[16];
+      int len = (int)next(&r, sizeof text);
+      for (int j = 0; j < len; j++) text[j] = "abc1.x"[next(&r, 6)];
+      text[len] = '\0';
+      int mine = sc__regex_match(re, text), posix = regexec(&g, text, 0, NULL, 0) == 0;
+      if (mine != posix) fail_msg("/%s/ on \"%s\": %d, glibc %d", pat, text, mine, posix);
+      compared++;
+    }
+    regfree(&g);
+    sc__regex_free(re);
+  }
+  assert_int_equal(compared, 3000 * 8);
+}
+
 static int compile_once(void *ud) {
   (void)ud;
   sc__regex *re;
@@ -220,6 +286,7 @@ int main(void) {
       cmocka_unit_test(refusals_name_reason_and_offset),
       cmocka_unit_test(limits),
       cmocka_unit_test(hostile_patterns_cost_is_bounded),
+      cmocka_unit_test(agrees_with_glibc_on_random_patterns),
       cmocka_unit_test(out_of_memory_everywhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
