@@ -227,6 +227,14 @@ int sc__scn_string(sc__scn *c, json_t *obj, const char *key, int required, const
     sc__scn_leave(c);
     return -1;
   }
+  /* names, ids and paths end up in messages, reports and file names */
+  if (sc__escape_ctl_len(json_string_value(v)) != json_string_length(v)) {
+    sc__scn_enter(c, key);
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" \"%s\" contains a control character", key,
+                    json_string_value(v));
+    sc__scn_leave(c);
+    return -1;
+  }
   *out = json_string_value(v);
   return 1;
 }

@@ -23,16 +23,14 @@ static void gather_ids(sc__scn *c, json_t *list, int in_cycle) {
   sc__scn_enter(c, section);
   json_array_foreach(list, i, st) {
     json_t *id = json_object_get(st, "id");
-    if (!json_is_string(id) || json_string_length(id) == 0) continue; /* sc__scn_step says so */
     const char *s = json_string_value(id);
+    /* sc__scn_step says what is wrong with these */
+    if (!s || !*s || sc__escape_ctl_len(s) != json_string_length(id)) continue;
     sc__scn_enter_index(c, i);
     sc__scn_enter(c, "id");
     snprintf(c->pre, sizeof c->pre, "%s[%zu]: ", section, i);
     size_t len = strlen(s), k = 0;
-    if (sc__escape_ctl_len(s) != len) {
-      /* ids name report files and appear in every message */
-      sc__scn_problem(c, SC__AT_VAL(c), "step id \"%s\" contains a control character", s);
-    } else if (strcmp(s, "start") == 0) {
+    if (strcmp(s, "start") == 0) {
       sc__scn_problem(c, SC__AT_VAL(c), "step id \"start\" is reserved (snapshot \"start\" is the cycle's first capture)");
     } else if (sc__strmap_put(&c->idmap, s, len, c->nids, &k) == 0) {
       sc__scn_problem(c, SC__AT_VAL(c), "duplicate step id \"%s\" (first at %d:%d)", s,

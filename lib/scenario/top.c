@@ -93,6 +93,8 @@ static void points(sc__scn *c, json_t *root) {
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "points \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a point needs a non-empty name");
+    else if (sc__escape_ctl_len(name) != strlen(name))
+      sc__scn_problem(c, SC__AT_KEY(c), "a point name must not contain control characters");
     sc__scn_point(c, v, NULL, &np->p);
     sc__scn_leave(c);
   }
@@ -159,6 +161,8 @@ static void regions(sc__scn *c, json_t *root) {
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "regions \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a region needs a non-empty name");
+    else if (sc__escape_ctl_len(name) != strlen(name))
+      sc__scn_problem(c, SC__AT_KEY(c), "a region name must not contain control characters");
     long inset = 0;
     sc_rect r;
     if (region_rect(c, v, &r, &inset) == 0) {
