@@ -1,8 +1,9 @@
 /* A string -> index map (open addressing, linear probing, load at most
  * 1/2, doubled when full): what makes scenario checking linear in its number of keys,
- * names and ids. The hash is seeded per map from getrandom(), so keys chosen
- * to collide in one run do not collide in the next (scenario text is user
- * input; jansson seeds its own tables for the same reason). */
+ * names and ids. The hash (FNV-1a and a final mix) starts from a per-map seed
+ * from getrandom(), so which keys collide changes from run to run (scenario
+ * text is user input; jansson seeds its own tables for the same reason). It
+ * is not a keyed cryptographic hash such as SipHash. */
 #include <string.h>
 #include <sys/random.h>
 
