@@ -49,20 +49,21 @@ int cmd_glyphs(int argc, char **argv) {
   sc_image *img = NULL;
   int code = load_image(&img, image);
   if (code) return code;
-  /* Add to an existing set at OUT, or start a new one. */
+  /* Add to an existing set at OUT (the loader refuses a FIFO there instead
+   * of blocking on it), or start a new one. */
   sc_glyphset *gs = NULL;
-  /* exists: the loader reads it (and refuses a FIFO instead of blocking) */
   int rc;
   if (access(out, F_OK) == 0) {
     rc = sc_glyphset_load(&gs, out);
+    if (rc < 0 && rc != SC_ENOMEM) code = cli_input_err(rc, "glyphs learn -o"); /* configuration */
   } else {
     rc = sc_glyphset_new(&gs, ink, tol);
   }
   if (rc == 0) rc = sc_glyphset_learn(gs, img, region_or_all(&region, img), text);
   if (rc == 0) rc = sc_glyphset_save(gs, out);
-  if (rc < 0)
+  if (rc < 0 && !code)
     code = cli_lib_err(rc, "glyphs learn");
-  else
+  else if (rc == 0)
     printf("%s: %zu glyphs\n", out, sc_glyphset_count(gs));
   sc_glyphset_free(gs);
   sc_image_free(img);
