@@ -145,6 +145,27 @@ SC_EXTERN void sc_scenario_free(sc_scenario *s);
 /** Index of a region by name, or -1. */
 SC_EXTERN int sc_scenario_region(const sc_scenario *s, const char *name);
 
+/* URL schemes a run may open (docs/security.md, "URL schemes"). */
+#define SC_URL_HTTP 0x1u  /**< http:// */
+#define SC_URL_HTTPS 0x2u /**< https:// */
+#define SC_URL_FILE 0x4u  /**< file:// (local files: opt in per run) */
+#define SC_URL_DATA 0x8u  /**< data: (opt in per run) */
+/** The default policy: http and https. */
+#define SC_URL_DEFAULT (SC_URL_HTTP | SC_URL_HTTPS)
+
+/**
+ * Whether a run may open url: its scheme is one of allow (SC_URL_* bits),
+ * and an http(s) URL has a host (and a port from 1 to 65535 if it gives
+ * one). "about:blank" is always allowed (an empty page, it loads nothing);
+ * every other scheme (chrome:, view-source:, javascript:, blob:, about:
+ * other than blank, ...) is always refused. No bytes below 0x21 or 0x7f.
+ * The scenario loader applies SC_URL_DEFAULT to a scenario's "url"; a
+ * caller that overrides the URL (the CLI's --url) checks it with this.
+ * @return 0, or SC_EINVAL with the reason in sc_errmsg()
+ *         ("scheme \"file\" is not allowed (...)").
+ */
+SC_EXTERN int sc_url_check(const char *url, unsigned allow);
+
 #ifdef __cplusplus
 }
 #endif

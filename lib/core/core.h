@@ -49,6 +49,42 @@ void sc__sleep_ms(double ms);
  * thread-safe: set it before anything runs. */
 void sc__set_clock(double (*now)(void), void (*sleep)(double));
 
+/* String -> index map (strmap.c). Keys are
+ * borrowed: they must outlive the map. probes counts slot visits of puts and
+ * gets (tests assert on it: linear work, not wall time). */
+struct sc__strmap_slot {
+  const char *key; /* NULL: empty */
+  size_t len, val;
+};
+typedef struct sc__strmap {
+  struct sc__strmap_slot *slot;
+  size_t cap, n;
+  uint64_t seed;
+  unsigned long probes;
+} sc__strmap;
+/* Room for n keys before it grows (0 is fine). 0 or SC_ENOMEM. */
+int sc__strmap_init(sc__strmap *m, size_t n);
+void sc__strmap_free(sc__strmap *m);
+/* 1 added; 0 already there (*old, if not NULL, gets its value); -1 out of
+ * memory (the map is unchanged). */
+int sc__strmap_put(sc__strmap *m, const char *key, size_t len, size_t val, size_t *old);
+/* 1 and *val when key is there, else 0. */
+int sc__strmap_get(const sc__strmap *m, const char *key, size_t len, size_t *val);
+
+/* A copy of s for a one-line message: bytes below 0x20 and 0x7f become
+ * \n, \t, \r or \xNN, everything else stays (caller frees; NULL when out
+ * of memory). _len: the copy's length. */
+char *sc__escape_ctl(const char *s);
+size_t sc__escape_ctl_len(const char *s);
+
+/* Read the whole file at path into *out (NUL-terminated, *outlen bytes
+ * without the NUL; the caller frees it with sc__free). The file must be a
+ * regular file: anything else (a FIFO, a directory, a device) is refused
+ * before any read could block. Returns 0; SC_EIO ("open PATH: reason",
+ * "PATH: not a regular file (a FIFO)", "read PATH: reason"), SC_ETOOBIG
+ * ("PATH: larger than N bytes") or SC_ENOMEM, with the message set. */
+int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen);
+
 /* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
  * whitespace rejected). Decode writes *out (caller frees with sc__free). */
 int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen);

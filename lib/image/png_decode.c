@@ -204,37 +204,16 @@ SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
 SC_EXTERN int sc_image_load_png(sc_image **out, const char *path, const sc_png_limits *lim) {
   if (!out || !path) return sc__err(SC_EINVAL, "png: NULL argument");
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return sc__err(SC_EIO, "%s: %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    fclose(f);
-    return sc__err(SC_EIO, "%s: not a regular file", path);
-  }
   /* zlib's best ratio is about 1032:1; a file far bigger than its decoded
    * size allowed can only be hostile or junk */
   static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
   size_t maxb = (lim ? lim : &deflim)->max_bytes;
   size_t cap = maxb < SIZE_MAX / 2 ? maxb + ((size_t)1 << 20) : SIZE_MAX;
-  if ((uintmax_t)st.st_size > cap) {
-    fclose(f);
-    return sc__err(SC_ETOOBIG, "%s: file of %jd bytes is too large", path,
-                   (intmax_t)st.st_size);
-  }
-  size_t n = (size_t)st.st_size;
-  uint8_t *buf = sc__malloc(n);
-  if (!buf) {
-    fclose(f);
-    return sc__err(SC_ENOMEM, "%s: out of memory", path);
-  }
-  size_t got = fread(buf, 1, n, f);
-  int err = ferror(f);
-  fclose(f);
-  if (err || got != n) {
-    sc__free(buf);
-    return sc__err(SC_EIO, "%s: read failed", path);
-  }
-  int rc = sc_image_decode_png(out, buf, n, lim);
+  char *buf;
+  size_t n;
+  int rc = sc__file_read_all(path, cap, &buf, &n); /* a FIFO is refused, not waited on */
+  if (rc) return rc;
+  rc = sc_image_decode_png(out, (const uint8_t *)buf, n, lim);
   sc__free(buf);
   if (rc) {
     char msg[512];

@@ -145,7 +145,7 @@ static int judge_text(sc__verdict *v, const sc_expect *e, const char *rn, sc_rec
                       const sc__judge_ctx *c) {
   char txt[256];
   const sc_glyphset *gs;
-  const regex_t *re;
+  const sc__regex *re;
   const char *why;
   if (sc__judge_prep_text(c->prep, e, &gs, &re, &why) < 0)
     return snprintf(v->reason, sizeof v->reason, "text in %s: not prepared", rn), 0;
@@ -158,7 +158,9 @@ static int judge_text(sc__verdict *v, const sc_expect *e, const char *rn, sc_rec
     snprintf(v->reason, sizeof v->reason, "text in %s \"%s\" (want \"%s\")", rn, txt,
              e->text_equals);
   } else if (re) {
-    v->holds = regexec(re, txt, 0, NULL, 0) == 0;
+    int m = sc__regex_match(re, txt);
+    if (m < 0) return snprintf(v->reason, sizeof v->reason, "text in %s: %s", rn, sc_strerror(m)), 0;
+    v->holds = m == 1;
     snprintf(v->reason, sizeof v->reason, "text in %s \"%s\" %s /%s/", rn, txt,
              v->holds ? "matches" : "does not match", e->text_match);
   }

@@ -3,9 +3,9 @@
 #ifndef SC_JUDGE_H
 #define SC_JUDGE_H
 
-#include <regex.h>
 #include <stdint.h>
 
+#include "core/regex.h"
 #include "image/pack.h"
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
@@ -62,7 +62,7 @@ void sc__judge_prep_free(sc__judge_prep *p);
  * when e has none, or with *why when it did not compile); -1 when e was
  * not prepared. */
 int sc__judge_prep_text(const sc__judge_prep *p, const sc_expect *e, const sc_glyphset **gs,
-                        const regex_t **re, const char **why);
+                        const sc__regex **re, const char **why);
 
 /* What the judge may look up besides the frames. */
 typedef struct sc__judge_ctx {

@@ -3,7 +3,6 @@
  * set (loaded once per name). A pattern that does not compile or a set
  * that does not load is kept as its reason: that expectation fails with
  * it, the others are judged as usual. */
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,8 +12,7 @@
 
 typedef struct prep_entry {
   const sc_expect *e;
-  regex_t re;
-  int re_ok;
+  sc__regex *re;
   sc_glyphset *gs;  /* owned when own_gs */
   int own_gs;
   char why[200];    /* the pattern or set could not be made: why */
@@ -44,15 +42,12 @@ static int add(sc__judge_prep *p, const sc_expect *e) {
     x->own_gs = x->gs != NULL;
   }
   if (e->text_match && !x->why[0]) {
-    int rc = regcomp(&x->re, e->text_match, REG_EXTENDED | REG_NOSUB);
-    if (rc == REG_ESPACE) {
+    int rc = sc__regex_compile(&x->re, e->text_match, NULL, 0);
+    if (rc == SC_ENOMEM) {
       p->n++; /* freed with the rest */
       return sc__err(SC_ENOMEM, "text pattern: out of memory");
     }
-    if (rc != 0)
-      snprintf(x->why, sizeof x->why, "bad pattern %s", e->text_match);
-    else
-      x->re_ok = 1;
+    if (rc != 0) snprintf(x->why, sizeof x->why, "bad pattern %s", e->text_match);
   }
   p->n++;
   return 0;
@@ -80,7 +75,7 @@ int sc__judge_prep_new(sc__judge_prep **out, const sc_scenario *s) {
 void sc__judge_prep_free(sc__judge_prep *p) {
   if (!p) return;
   for (size_t i = 0; i < p->n; i++) {
-    if (p->v[i].re_ok) regfree(&p->v[i].re);
+    sc__regex_free(p->v[i].re);
     if (p->v[i].own_gs) sc_glyphset_free(p->v[i].gs);
   }
   sc__free(p->v);
@@ -88,12 +83,12 @@ void sc__judge_prep_free(sc__judge_prep *p) {
 }
 
 int sc__judge_prep_text(const sc__judge_prep *p, const sc_expect *e, const sc_glyphset **gs,
-                        const regex_t **re, const char **why) {
+                        const sc__regex **re, const char **why) {
   for (size_t i = 0; p && i < p->n; i++) {
     const prep_entry *x = &p->v[i];
     if (x->e != e) continue;
     *gs = x->gs;
-    *re = x->re_ok ? &x->re : NULL;
+    *re = x->re;
     *why = x->why[0] ? x->why : NULL;
     return 0;
   }

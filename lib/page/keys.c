@@ -2,6 +2,7 @@
  * produces them. Swing apps behind noVNC/Webswing map keyCode and code, so
  * both must be right (NumpadAdd is 107 at location 3, not "+" = 187). */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "page_internal.h"
@@ -96,4 +97,31 @@ int sc__key_modifier(const char *name) {
   if (!strcmp(name, "Meta")) return 4;
   if (!strcmp(name, "Shift")) return 8;
   return 0;
+}
+
+int sc__key_check(const char *spec, char *why, size_t whylen) {
+  /* the same reading as sc__page_key_async: "Control+Shift+a" is modifiers
+   * then one key; "Plus" names the plus key */
+  size_t n = strlen(spec);
+  if (n == 0) return snprintf(why, whylen, "an empty key name"), -1;
+  if (n >= SC__KEY_NAME_MAX) return snprintf(why, whylen, "longer than %d bytes", SC__KEY_NAME_MAX - 1), -1;
+  if (n > 1 && spec[n - 1] == '+') return snprintf(why, whylen, "nothing after the last '+'"), -1;
+  char buf[SC__KEY_NAME_MAX], textbuf[2];
+  memcpy(buf, spec, n + 1);
+  sc__keydef kbuf;
+  int nparts = 0;
+  for (char *s = buf;; nparts++) {
+    char *plus = strchr(s + 1, '+');
+    if (plus) *plus = '\0';
+    if (nparts + 1 > SC__KEY_PARTS)
+      return snprintf(why, whylen, "more than %d parts (modifiers and a key)", SC__KEY_PARTS), -1;
+    if (!plus) {
+      if (!sc__key_lookup(s, &kbuf, textbuf))
+        return snprintf(why, whylen, "unknown key name \"%.40s\"", s), -1;
+      return 0;
+    }
+    if (!sc__key_modifier(s))
+      return snprintf(why, whylen, "\"%.40s\" is not a modifier (Alt, Control, Meta, Shift)", s), -1;
+    s = plus + 1;
+  }
 }

@@ -109,5 +109,12 @@ typedef struct sc__keydef {
 const sc__keydef *sc__key_lookup(const char *name, sc__keydef *buf, char textbuf[2]);
 /* Modifier bit (CDP: Alt 1, Control 2, Meta 4, Shift 8) or 0. */
 int sc__key_modifier(const char *name);
+/* A key spec as sc__page_key_async takes it: at most SC__KEY_PARTS parts
+ * ("Control+Shift+a": modifiers, then one key), shorter than
+ * SC__KEY_NAME_MAX. 0, or -1 with the reason in why (for the scenario
+ * loader, which checks keys without a browser). */
+#define SC__KEY_PARTS 8
+#define SC__KEY_NAME_MAX 128
+int sc__key_check(const char *spec, char *why, size_t whylen);
 
 #endif

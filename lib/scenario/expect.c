@@ -1,10 +1,12 @@
 /* One expectation: {"KIND": "region", options...}; the kind is the first key. */
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/regex.h"
+#include "stepcheck/text.h"
 #include "scenario/scn.h"
 
 #define TOL "threshold", "max_pixels", "max_ratio"
@@ -49,7 +51,7 @@ static void no_kind(sc__scn *c, json_t *v, const char *first) {
     return;
   }
   sc__suggest sg;
-  sc__suggest_init(&sg, first);
+  sc__suggest_init(&sg, c, first);
   for (size_t i = 0; i < NKINDS; i++) sc__suggest_add(&sg, KINDS[i].name);
   const char *k;
   json_t *x;
@@ -73,15 +75,20 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
   const char *k;
   json_t *x;
   int first = 1;
+  sc__unknown u = {0};
   json_object_foreach(v, k, x) {
     if (first || has(kd->keys, k)) {
       first = 0;
       continue;
     }
+    sc__scn_enter(c, k);
+    int listed = sc__scn_unknown(c, &u);
+    sc__scn_leave(c);
+    if (!listed) continue;
     int elsewhere = 0;
     for (size_t i = 0; i < NKINDS; i++) elsewhere |= has(KINDS[i].keys, k);
     sc__suggest sg;
-    sc__suggest_init(&sg, k);
+    sc__suggest_init(&sg, c, k);
     for (const char *const *a = kd->keys; *a; a++) sc__suggest_add(&sg, *a);
     if (!find_kind(k) && !elsewhere && sg.best && !json_object_get(v, sg.best))
       sc__scn_fix_add(c, sg.best);
@@ -96,6 +103,7 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
       sc__scn_problem(c, SC__AT_KEY(c), "unknown key \"%s\"%s", k, sc__suggest_text(&sg, hint, sizeof hint));
     sc__scn_leave(c);
   }
+  sc__scn_unknown_done(c, &u);
 }
 
 static void snapshot(sc__scn *c, const char *snap, int in_cycle, size_t index) {
@@ -103,14 +111,14 @@ static void snapshot(sc__scn *c, const char *snap, int in_cycle, size_t index) {
   if (!in_cycle) {
     sc__scn_problem(c, SC__AT_VAL(c), "\"snapshot\" is only for cycle steps; use \"baseline\" in setup");
   } else if (strcmp(snap, "start") != 0) {
-    const sc__stepid *id = NULL;
-    for (size_t k = 0; k < c->nids && !id; k++)
-      if (strcmp(c->ids[k].id, snap) == 0) id = &c->ids[k];
+    size_t k;
+    const sc__stepid *id =
+        sc__strmap_get(&c->idmap, snap, strlen(snap), &k) ? &c->ids[k] : NULL;
     if (!id) {
       sc__suggest sg;
-      sc__suggest_init(&sg, snap);
+      sc__suggest_init(&sg, c, snap);
       sc__suggest_add(&sg, "start");
-      for (size_t k = 0; k < c->nids; k++)
+      for (k = 0; k < c->nids; k++)
         if (c->ids[k].in_cycle && c->ids[k].index < index) sc__suggest_add(&sg, c->ids[k].id);
       char hint[128];
       sc__scn_problem(c, SC__AT_VAL(c), "snapshot \"%s\" is not a step id%s", snap,
@@ -130,33 +138,66 @@ static void baseline(sc__scn *c, const char *file, sc_expect *e) {
     c->oom = 1;
     return;
   }
-  if (access(e->baseline, R_OK) != 0) {
-    sc__scn_enter(c, "baseline");
+  struct stat st;
+  sc__scn_enter(c, "baseline");
+  if (access(e->baseline, R_OK) != 0 || stat(e->baseline, &st) != 0)
     sc__scn_problem(c, SC__AT_VAL(c), "baseline \"%s\" cannot be read (%s: %s)", file, e->baseline,
                     strerror(errno));
-    sc__scn_leave(c);
-  }
+  else if (!S_ISREG(st.st_mode))
+    sc__scn_problem(c, SC__AT_VAL(c), "baseline \"%s\" is not a regular file (%s)", file, e->baseline);
+  sc__scn_leave(c);
 }
 
-/* A glyph set named by path ("x/y.glyphs") is resolved like a baseline,
- * relative to the scenario file; a plain name ("josm") is a builtin. */
-static void glyph_path(sc__scn *c, const char *key, char **field) {
+/* Why the glyph-set file at path does not load (NULL: it does), loading it
+ * once per check whatever the number of references. */
+static const char *set_why(sc__scn *c, const char *path) {
+  size_t i;
+  if (sc__strmap_get(&c->setmap, path, strlen(path), &i)) return c->setwhy[i];
+  char **v = sc__realloc(c->setwhy, (c->nset + 1) * sizeof *v);
+  if (!v) return c->oom = 1, NULL;
+  c->setwhy = v;
+  sc_glyphset *gs = NULL;
+  int rc = sc_glyphset_load(&gs, path);
+  sc_glyphset_free(gs);
+  if (rc == SC_ENOMEM) return c->oom = 1, NULL;
+  char *why = NULL;
+  if (rc < 0 && !(why = sc__strdup(sc_errmsg()))) return c->oom = 1, NULL;
+  if (sc__strmap_put(&c->setmap, path, strlen(path), c->nset, NULL) < 0) {
+    sc__free(why);
+    return c->oom = 1, NULL;
+  }
+  c->setwhy[c->nset++] = why;
+  return why;
+}
+
+/* "glyphs" and "profile": a builtin name ("josm", the one builtin glyph set
+ * and scale-bar profile; lib/text/glyphset.c and scalebar.c), or a
+ * glyph-set file named by a path ("x/y.glyphs", resolved like a baseline,
+ * relative to the scenario file) that must load. */
+static void text_set(sc__scn *c, const char *key, char **field) {
   const char *v = *field;
-  size_t n = v ? strlen(v) : 0;
-  if (!v || !(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) return;
+  if (!v) return;
+  const char *what = strcmp(key, "profile") == 0 ? "scale-bar profile" : "glyph set";
+  size_t n = strlen(v);
+  sc__scn_enter(c, key);
+  if (!(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) {
+    if (strcmp(v, "josm") != 0)
+      sc__scn_problem(c, SC__AT_VAL(c),
+                      "unknown %s \"%s\" (builtin: josm; a file is named by a path with '/' or "
+                      "ending in .glyphs)", what, v);
+    sc__scn_leave(c);
+    return;
+  }
   char *path = v[0] == '/' ? sc__strdup(v) : sc__asprintf("%s%s", c->dir, v);
   if (!path) {
     c->oom = 1;
-    return;
+  } else {
+    const char *why = set_why(c, path);
+    if (why) sc__scn_problem(c, SC__AT_VAL(c), "%s \"%s\" cannot be loaded: %s", what, v, why);
+    sc__free(*field); /* v with it */
+    *field = path;
   }
-  if (access(path, R_OK) != 0) {
-    sc__scn_enter(c, key);
-    sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\" cannot be read (%s: %s)", v, path,
-                    strerror(errno));
-    sc__scn_leave(c);
-  }
-  sc__free(*field);
-  *field = path;
+  sc__scn_leave(c);
 }
 
 static int parse_rgb(const char *s, uint32_t *out) {
@@ -199,20 +240,21 @@ static void text(sc__scn *c, json_t *v, sc_expect *e) {
       sc__scn_problem(c, SC__AT_VAL(c), "\"equals\" must be a string");
     sc__scn_leave(c);
   } else if (sc__scn_strdup(c, v, "match", 1, &e->text_match) == 1 && e->text_match) {
-    regex_t rx;
-    int rc = regcomp(&rx, e->text_match, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-      char why[128];
-      regerror(rc, &rx, why, sizeof why);
+    sc__regex *rx;
+    char why[200];
+    int rc = sc__regex_compile(&rx, e->text_match, why, sizeof why);
+    if (rc == SC_ENOMEM) {
+      c->oom = 1;
+    } else if (rc != 0) {
       sc__scn_enter(c, "match");
-      sc__scn_problem(c, SC__AT_VAL(c), "\"match\" is not a POSIX extended regex: %s", why);
+      sc__scn_problem(c, SC__AT_VAL(c), "\"match\" is not a valid pattern: %s", why);
       sc__scn_leave(c);
     } else {
-      regfree(&rx);
+      sc__regex_free(rx);
     }
   }
   sc__scn_strdup(c, v, "glyphs", 1, &e->glyphs);
-  glyph_path(c, "glyphs", &e->glyphs);
+  text_set(c, "glyphs", &e->glyphs);
 }
 
 void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size_t index,
@@ -272,7 +314,7 @@ void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size
     sc__scn_number(c, v, "factor", 1, SC__R_POS, &e->factor);
     sc__scn_number(c, v, "tol", 0, SC__R_UNIT, &e->factor_tol);
     sc__scn_strdup(c, v, "profile", 1, &e->profile);
-    glyph_path(c, "profile", &e->profile);
+    text_set(c, "profile", &e->profile);
     break;
   case SC_EXPECT_TEXT:
     text(c, v, e);

@@ -1,4 +1,5 @@
 /* Checking context: JSON path, problems with positions, typed field readers. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,7 +60,11 @@ void sc__scn_problem(sc__scn *c, sc__jpos at, const char *fmt, ...) {
     c->pv = v;
     c->pcap = cap;
   }
-  char *text = sc__asprintf("%s:%d:%d: %s%s", c->name, at.line, at.col, c->pre, msg);
+  char *raw = sc__asprintf("%s:%d:%d: %s%s", c->name, at.line, at.col, c->pre, msg);
+  /* keys, ids, values and the file name come from the user: one line, no
+   * terminal control, whatever they hold */
+  char *text = raw ? sc__escape_ctl(raw) : NULL;
+  sc__free(raw);
   if (!text) {
     c->oom = 1;
     return;
@@ -92,13 +97,30 @@ void sc__scn_fix_add(sc__scn *c, const char *key) {
   c->fixes[c->nfix++].key = key;
 }
 
+int sc__scn_unknown(sc__scn *c, sc__unknown *u) {
+  if (u->n++ < SC__UNKNOWN_MAX) return 1;
+  if (u->n == SC__UNKNOWN_MAX + 1) u->more_at = SC__AT_KEY(c);
+  return 0;
+}
+
+void sc__scn_unknown_done(sc__scn *c, const sc__unknown *u) {
+  if (u->n > SC__UNKNOWN_MAX)
+    sc__scn_problem(c, u->more_at, "%zu more unknown keys in this object (the first %d are listed)",
+                    u->n - SC__UNKNOWN_MAX, SC__UNKNOWN_MAX);
+}
+
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
   const char *key;
   json_t *v;
+  sc__unknown u = {0};
   json_object_foreach(obj, key, v) {
     if (allowed_has(allowed, key)) continue;
+    sc__scn_enter(c, key);
+    int listed = sc__scn_unknown(c, &u);
+    sc__scn_leave(c);
+    if (!listed) continue;
     sc__suggest sg;
-    sc__suggest_init(&sg, key);
+    sc__suggest_init(&sg, c, key);
     for (const char *const *a = allowed; *a; a++) sc__suggest_add(&sg, *a);
     if (sg.best && !json_object_get(obj, sg.best)) sc__scn_fix_add(c, sg.best);
     char hint[128];
@@ -107,6 +129,7 @@ void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
                     sc__suggest_text(&sg, hint, sizeof hint));
     sc__scn_leave(c);
   }
+  sc__scn_unknown_done(c, &u);
 }
 
 json_t *sc__scn_get(sc__scn *c, json_t *obj, const char *key, int required) {
@@ -122,19 +145,28 @@ static const char *range_text(sc__range r) {
   case SC__R_GE1: return " >= 1";
   case SC__R_UNIT: return " from 0 to 1";
   case SC__R_BYTE: return " from 0 to 255";
-  case SC__R_NONZERO: break;
+  case SC__R_MS: return " from 0 to 600000 (ms)";
+  case SC__R_MS_POS: return " > 0 and at most 600000 (ms)";
+  case SC__R_DELTA: return " > 0 and at most 10000";
+  case SC__R_NOTCHES: return " from -100 to 100, not 0";
+  case SC__R_REPEAT: return " from 1 to 64";
   }
   return "";
 }
 
 static int in_range(sc__range r, double v) {
+  if (!isfinite(v)) return 0;
   switch (r) {
   case SC__R_POS: return v > 0;
   case SC__R_NONNEG: return v >= 0;
   case SC__R_GE1: return v >= 1;
-  case SC__R_NONZERO: return v != 0;
   case SC__R_UNIT: return v >= 0 && v <= 1;
   case SC__R_BYTE: return v >= 0 && v <= 255;
+  case SC__R_MS: return v >= 0 && v <= SC__MS_MAX;
+  case SC__R_MS_POS: return v > 0 && v <= SC__MS_MAX;
+  case SC__R_DELTA: return v > 0 && v <= SC__DELTA_MAX;
+  case SC__R_NOTCHES: return v != 0 && v >= -SC__COUNT_MAX && v <= SC__COUNT_MAX;
+  case SC__R_REPEAT: return v >= 1 && v <= SC__REPEAT_MAX;
   }
   return 0;
 }
@@ -144,11 +176,8 @@ static int in_range(sc__range r, double v) {
 
 static int bad_number(sc__scn *c, const char *key, int integer, sc__range r) {
   sc__scn_enter(c, key);
-  if (r == SC__R_NONZERO)
-    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be a non-zero %s", key, integer ? "integer" : "number");
-  else
-    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be %s%s", key, integer ? "an integer" : "a number",
-                    range_text(r));
+  sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be %s%s", key, integer ? "an integer" : "a number",
+                  range_text(r));
   sc__scn_leave(c);
   return -1;
 }
@@ -198,6 +227,14 @@ int sc__scn_string(sc__scn *c, json_t *obj, const char *key, int required, const
     sc__scn_leave(c);
     return -1;
   }
+  /* names, ids and paths end up in messages, reports and file names */
+  if (sc__escape_ctl_len(json_string_value(v)) != json_string_length(v)) {
+    sc__scn_enter(c, key);
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" \"%s\" contains a control character", key,
+                    json_string_value(v));
+    sc__scn_leave(c);
+    return -1;
+  }
   *out = json_string_value(v);
   return 1;
 }
@@ -213,16 +250,15 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out) {
   const sc_scenario *s = c->s;
   if (json_is_string(v) && label) {
     const char *name = json_string_value(v);
-    sc__suggest sg;
-    sc__suggest_init(&sg, name);
-    for (size_t i = 0; i < s->npoints; i++) {
-      if (s->points[i].name && strcmp(s->points[i].name, name) == 0) {
-        *out = s->points[i].p;
-        return 0;
-      }
-      sc__suggest_add(&sg, s->points[i].name);
+    size_t i;
+    if (sc__strmap_get(&c->pointmap, name, strlen(name), &i)) {
+      *out = s->points[i].p;
+      return 0;
     }
     if (c->no_points) return -1;
+    sc__suggest sg;
+    sc__suggest_init(&sg, c, name);
+    for (i = 0; i < s->npoints; i++) sc__suggest_add(&sg, s->points[i].name);
     char hint[128];
     sc__scn_problem(c, SC__AT_VAL(c), "unknown point \"%s\"%s", name,
                     sc__suggest_text(&sg, hint, sizeof hint));
@@ -255,10 +291,11 @@ int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label) {
     return -1;
   }
   const char *name = json_string_value(v);
-  int i = sc_scenario_region(c->s, name);
-  if (i >= 0 || c->no_regions) return i;
+  size_t i;
+  if (sc__strmap_get(&c->regmap, name, strlen(name), &i)) return (int)i;
+  if (c->no_regions) return -1;
   sc__suggest sg;
-  sc__suggest_init(&sg, name);
+  sc__suggest_init(&sg, c, name);
   for (size_t k = 0; k < c->s->nregions; k++) sc__suggest_add(&sg, c->s->regions[k].name);
   char hint[128];
   sc__scn_problem(c, SC__AT_VAL(c), "unknown region \"%s\"%s", name,

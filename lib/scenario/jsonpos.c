@@ -17,6 +17,8 @@ struct sc__jsonpos {
   size_t plen, pcap;
   entry *v;
   size_t n, cap;
+  sc__strmap map; /* path -> first entry with it: lookups in O(1) */
+  long dup, first; /* the first entry repeating an earlier path, and that one; -1 */
 };
 
 /* jansson's own nesting limit; deeper text is not JSON it would accept. */
@@ -331,6 +333,18 @@ int sc__jsonpos_build(sc__jsonpos **out, const char *text, size_t len) {
     }
   }
   sc__free(s.path);
+  /* index the paths once the pool no longer moves; in text order, so the
+   * first path found already there is the first repeated key */
+  ix->dup = ix->first = -1;
+  if (s.err != SC_ENOMEM && sc__strmap_init(&ix->map, ix->n) != 0) s.err = SC_ENOMEM;
+  for (size_t i = 0; s.err != SC_ENOMEM && i < ix->n; i++) {
+    size_t old;
+    if (sc__strmap_put(&ix->map, ix->pool + ix->v[i].off, ix->v[i].len, i, &old) == 0 &&
+        ix->dup < 0) {
+      ix->dup = (long)i;
+      ix->first = (long)old;
+    }
+  }
   if (s.err == SC_ENOMEM) {
     sc__jsonpos_free(ix);
     return SC_ENOMEM;
@@ -341,15 +355,15 @@ int sc__jsonpos_build(sc__jsonpos **out, const char *text, size_t len) {
 
 void sc__jsonpos_free(sc__jsonpos *ix) {
   if (!ix) return;
+  sc__strmap_free(&ix->map);
   sc__free(ix->pool);
   sc__free(ix->v);
   sc__free(ix);
 }
 
 static const entry *find(const sc__jsonpos *ix, const char *path, size_t len) {
-  for (size_t i = 0; ix && i < ix->n; i++)
-    if (ix->v[i].len == len && memcmp(ix->pool + ix->v[i].off, path, len) == 0) return &ix->v[i];
-  return NULL;
+  size_t i;
+  return ix && sc__strmap_get(&ix->map, path, len, &i) ? &ix->v[i] : NULL;
 }
 
 /* The entry for path or for its nearest indexed ancestor. */
@@ -375,17 +389,12 @@ sc__jpos sc__jsonpos_key(const sc__jsonpos *ix, const char *path) {
 
 int sc__jsonpos_duplicate(const sc__jsonpos *ix, const char **path, sc__jpos *at,
                           sc__jpos *first) {
-  /* Only runs after jansson refused a duplicate, so quadratic is fine. */
-  for (size_t i = 1; ix && i < ix->n; i++) {
-    const entry *e = &ix->v[i];
-    for (size_t j = 0; j < i; j++) {
-      if (ix->v[j].len == e->len && memcmp(ix->pool + ix->v[j].off, ix->pool + e->off, e->len) == 0) {
-        *path = ix->pool + e->off;
-        *at = e->key;
-        *first = ix->v[j].key;
-        return 1;
-      }
-    }
-  }
-  return 0;
+  if (!ix || ix->dup < 0) return 0;
+  const entry *e = &ix->v[ix->dup];
+  *path = ix->pool + e->off;
+  *at = e->key;
+  *first = ix->v[ix->first].key;
+  return 1;
 }
+
+unsigned long sc__jsonpos_probes(const sc__jsonpos *ix) { return ix ? ix->map.probes : 0; }

@@ -33,6 +33,10 @@ sc__jpos sc__jsonpos_key(const sc__jsonpos *ix, const char *path);
 int sc__jsonpos_duplicate(const sc__jsonpos *ix, const char **path, sc__jpos *at,
                           sc__jpos *first);
 
+/* Hash-table slots visited so far by building and lookups (for tests:
+ * checking must do work linear in the number of keys). */
+unsigned long sc__jsonpos_probes(const sc__jsonpos *ix);
+
 /* Append "/" + key (escaped) to the path in buf[*len] (buf holds cap bytes).
  * Returns 0, or -1 when it does not fit (buf unchanged). */
 int sc__jsonpath_push_key(char *buf, size_t cap, size_t *len, const char *key, size_t keylen);

@@ -1,6 +1,4 @@
 /* sc_scenario_load / _parse / _validate: JSON (jansson) -> checks -> model. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,41 +6,6 @@
 
 /* Scenario files are a few KiB; this only stops a wrong path from eating RAM. */
 #define SC__SCENARIO_MAX (16u << 20)
-
-static int read_file(char **out, size_t *len, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return sc__err(SC_EIO, "open %s: %s", path, strerror(errno));
-  size_t cap = 4096, n = 0;
-  char *buf = sc__malloc(cap);
-  int rc = buf ? 0 : SC_ENOMEM;
-  while (rc == 0) {
-    if (n + 1 >= cap) {
-      char *b = cap >= SC__SCENARIO_MAX ? NULL : sc__realloc(buf, cap * 2);
-      if (!b) {
-        rc = cap >= SC__SCENARIO_MAX ? sc__err(SC_ETOOBIG, "%s: larger than %u bytes", path, SC__SCENARIO_MAX)
-                                     : SC_ENOMEM;
-        break;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t r = fread(buf + n, 1, cap - n - 1, f);
-    n += r;
-    if (r == 0) {
-      if (ferror(f)) rc = sc__err(SC_EIO, "read %s: %s", path, strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
-  if (rc) {
-    sc__free(buf);
-    return rc == SC_ENOMEM ? sc__err(SC_ENOMEM, "%s: out of memory", path) : rc;
-  }
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return 0;
-}
 
 /* The last component of a JSON pointer, unescaped, into buf. */
 static const char *last_key(const char *path, char *buf, size_t cap) {
@@ -130,6 +93,7 @@ static int run(sc__scn *c, const char *text, size_t len, const char *name) {
   const char *slash = strrchr(name, '/');
   c->dir = sc__strndup(name, slash ? (size_t)(slash - name) + 1 : 0);
   if (!c->dir) return sc__err(SC_ENOMEM, "%s: out of memory", name);
+  c->suggest_budget = SC__SUGGEST_BUDGET;
   check(c, text, len);
   if (c->oom) return sc__err(SC_ENOMEM, "%s: out of memory", name);
   if (c->pn > 1) qsort(c->pv, c->pn, sizeof *c->pv, by_position);
@@ -140,6 +104,12 @@ static void done(sc__scn *c) {
   for (size_t i = 0; i < c->pn; i++) sc__free(c->pv[i].text);
   sc__free(c->pv);
   sc__free(c->ids);
+  sc__strmap_free(&c->idmap);
+  sc__strmap_free(&c->regmap);
+  sc__strmap_free(&c->pointmap);
+  sc__strmap_free(&c->setmap);
+  for (size_t i = 0; i < c->nset; i++) sc__free(c->setwhy[i]);
+  sc__free(c->setwhy);
   sc__free(c->dir);
   sc__jsonpos_free(c->ix);
   sc_scenario_free(c->s);
@@ -172,7 +142,7 @@ SC_EXTERN int sc_scenario_load(sc_scenario **out, const char *path) {
   if (!path) return sc__err(SC_EINVAL, "sc_scenario_load: path is NULL");
   char *text;
   size_t len;
-  int rc = read_file(&text, &len, path);
+  int rc = sc__file_read_all(path, SC__SCENARIO_MAX, &text, &len);
   if (rc) return rc;
   rc = parse(out, text, len, path);
   sc__free(text);
@@ -184,7 +154,7 @@ SC_EXTERN int sc_scenario_validate(const char *path, void (*cb)(const char *line
   if (!path) return sc__err(SC_EINVAL, "sc_scenario_validate: path is NULL");
   char *text;
   size_t len;
-  int rc = read_file(&text, &len, path);
+  int rc = sc__file_read_all(path, SC__SCENARIO_MAX, &text, &len);
   if (rc) return rc;
   sc__scn *c = sc__malloc(sizeof *c);
   rc = c ? run(c, text, len, path) : sc__err(SC_ENOMEM, "%s: out of memory", path);

@@ -54,20 +54,50 @@ typedef struct sc__scn {
     const char *key;         /* static */
   } fixes[16];
   int nfix;
+  /* step ids, region and point names -> index: lookups in O(1) */
+  sc__strmap idmap, regmap, pointmap;
+  /* did-you-mean comparisons left (each costs up to 64 x 64 cells): a
+   * scenario with thousands of bad names gets no more hints, not minutes */
+  long suggest_budget;
+  /* glyph-set and profile files tried so far: path -> index into setwhy,
+   * why it did not load (NULL: it did), so each file is parsed once */
+  sc__strmap setmap;
+  char **setwhy;
+  size_t nset;
   sc__problem *pv;
   size_t pn, pcap;
   int oom;
 } sc__scn;
+
+/* Unknown keys reported one by one per object; the rest in one line. */
+#define SC__UNKNOWN_MAX 20
+/* Did-you-mean comparisons per check: far more than a hand-written file needs. */
+#define SC__SUGGEST_BUDGET 20000
 
 /* Range a number must lie in; the text says it in messages. */
 typedef enum sc__range {
   SC__R_POS,     /* > 0 */
   SC__R_NONNEG,  /* >= 0 */
   SC__R_GE1,     /* >= 1 */
-  SC__R_NONZERO, /* != 0 */
   SC__R_UNIT,    /* 0 .. 1 */
-  SC__R_BYTE     /* 0 .. 255 */
+  SC__R_BYTE,    /* 0 .. 255 */
+  SC__R_MS,      /* 0 .. SC__MS_MAX: a duration that may be 0 */
+  SC__R_MS_POS,  /* > 0 .. SC__MS_MAX: a timeout */
+  SC__R_DELTA,   /* > 0 .. SC__DELTA_MAX */
+  SC__R_NOTCHES, /* -SC__COUNT_MAX .. SC__COUNT_MAX, not 0 */
+  SC__R_REPEAT   /* 1 .. SC__REPEAT_MAX */
 } sc__range;
+
+/* Every millisecond field (timeouts, settles, spacings) is at most ten
+ * minutes: a larger one is a typo, and 1e308 would overflow where it is
+ * turned into an integer or spin a core waiting. */
+#define SC__MS_MAX 600000.0
+/* A wheel notch's deltaY in CSS pixels; browsers send 100 or 120. */
+#define SC__DELTA_MAX 10000.0
+/* Wheel notches and key repeats per step: each is an event and a wait
+ * (the page layer sends at most 64 repeats). */
+#define SC__COUNT_MAX 100
+#define SC__REPEAT_MAX 64
 
 /* Path: enter a member or an element of the value at the current path. */
 void sc__scn_enter(sc__scn *c, const char *key);
@@ -110,13 +140,25 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out);
 /* A region name at the current path; index, or -1 (reported). */
 int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label);
 
-/* Did-you-mean: the closest candidate within a small edit distance. */
+/* Counting unknown keys of one object: sc__scn_unknown says whether the
+ * next one is reported one by one (else it only counts it), and
+ * sc__scn_unknown_done reports the rest in one line. */
+typedef struct sc__unknown {
+  size_t n;
+  sc__jpos more_at; /* key of the first one not listed */
+} sc__unknown;
+int sc__scn_unknown(sc__scn *c, sc__unknown *u);
+void sc__scn_unknown_done(sc__scn *c, const sc__unknown *u);
+
+/* Did-you-mean: the closest candidate within a small edit distance, while
+ * c's budget lasts. */
 typedef struct sc__suggest {
   const char *word;
   const char *best;
   int bestd;
+  long *budget;
 } sc__suggest;
-void sc__suggest_init(sc__suggest *sg, const char *word);
+void sc__suggest_init(sc__suggest *sg, sc__scn *c, const char *word);
 void sc__suggest_add(sc__suggest *sg, const char *cand);
 /* " (did you mean \"x\"?)" into buf, or "" when nothing is close. */
 const char *sc__suggest_text(const sc__suggest *sg, char *buf, size_t cap);

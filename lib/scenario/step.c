@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "page/page_internal.h"
 #include "scenario/scn.h"
 
 static const char *const STEP_KEYS[] = {"id",         "click",     "wheel", "key",    "move", "none",
@@ -30,8 +31,15 @@ static void wheel(sc__scn *c, json_t *v, sc_action *a) {
     sc__scn_leave(c);
   }
   long n = 0;
-  if (sc__scn_integer(c, v, "notches", 1, SC__R_NONZERO, &n) == 1) a->notches = (int)n;
+  if (sc__scn_integer(c, v, "notches", 1, SC__R_NOTCHES, &n) == 1) a->notches = (int)n;
   c->pre[old] = '\0';
+}
+
+/* The key spec at the current path, as the page layer will read it. */
+static void key_name(sc__scn *c, const char *spec) {
+  char why[128];
+  if (sc__key_check(spec, why, sizeof why) < 0)
+    sc__scn_problem(c, SC__AT_VAL(c), "\"key\" \"%.80s\" is not a key: %s", spec, why);
 }
 
 static void key(sc__scn *c, json_t *v, sc_action *a) {
@@ -39,6 +47,7 @@ static void key(sc__scn *c, json_t *v, sc_action *a) {
   a->repeat = 1;
   if (json_is_string(v) && json_string_length(v) > 0) {
     a->key = sc__scn_dup(c, json_string_value(v));
+    key_name(c, json_string_value(v));
     return;
   }
   if (!json_is_object(v)) {
@@ -48,9 +57,13 @@ static void key(sc__scn *c, json_t *v, sc_action *a) {
   }
   size_t old = pre_push(c, "key");
   sc__scn_keys(c, v, keys);
-  sc__scn_strdup(c, v, "key", 1, &a->key);
+  if (sc__scn_strdup(c, v, "key", 1, &a->key) == 1 && a->key) {
+    sc__scn_enter(c, "key");
+    key_name(c, a->key);
+    sc__scn_leave(c);
+  }
   long r;
-  if (sc__scn_integer(c, v, "repeat", 0, SC__R_GE1, &r) == 1) a->repeat = (int)r;
+  if (sc__scn_integer(c, v, "repeat", 0, SC__R_REPEAT, &r) == 1) a->repeat = (int)r;
   json_t *at = json_object_get(v, "at");
   if (at) {
     sc__scn_enter(c, "at");
@@ -152,8 +165,8 @@ void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st
     sc__scn_problem(c, SC__AT_VAL(c),
                     "no action (one of \"click\", \"wheel\", \"key\", \"move\", \"none\")");
 
-  sc__scn_number(c, v, "timeout_ms", 0, SC__R_POS, &st->timeout_ms);
-  sc__scn_number(c, v, "settle_ms", 0, SC__R_NONNEG, &st->settle_ms);
+  sc__scn_number(c, v, "timeout_ms", 0, SC__R_MS_POS, &st->timeout_ms);
+  sc__scn_number(c, v, "settle_ms", 0, SC__R_MS, &st->settle_ms);
   sc__scn_bool(c, v, "park", &st->park);
   /* expectations last: a scale expectation looks at the action */
   expectations(c, v, in_cycle, index, st);

@@ -23,17 +23,16 @@ static void gather_ids(sc__scn *c, json_t *list, int in_cycle) {
   sc__scn_enter(c, section);
   json_array_foreach(list, i, st) {
     json_t *id = json_object_get(st, "id");
-    if (!json_is_string(id) || json_string_length(id) == 0) continue; /* sc__scn_step says so */
     const char *s = json_string_value(id);
+    /* sc__scn_step says what is wrong with these */
+    if (!s || !*s || sc__escape_ctl_len(s) != json_string_length(id)) continue;
     sc__scn_enter_index(c, i);
     sc__scn_enter(c, "id");
     snprintf(c->pre, sizeof c->pre, "%s[%zu]: ", section, i);
-    size_t k;
-    for (k = 0; k < c->nids && strcmp(c->ids[k].id, s) != 0; k++) {
-    }
+    size_t len = strlen(s), k = 0;
     if (strcmp(s, "start") == 0) {
       sc__scn_problem(c, SC__AT_VAL(c), "step id \"start\" is reserved (snapshot \"start\" is the cycle's first capture)");
-    } else if (k < c->nids) {
+    } else if (sc__strmap_put(&c->idmap, s, len, c->nids, &k) == 0) {
       sc__scn_problem(c, SC__AT_VAL(c), "duplicate step id \"%s\" (first at %d:%d)", s,
                       c->ids[k].at.line, c->ids[k].at.col);
     } else {
@@ -69,7 +68,7 @@ void sc__scn_steps(sc__scn *c, json_t *root) {
   json_t *setup = step_list(c, root, "setup", 0);
   json_t *cycle = step_list(c, root, "cycle", 1);
   size_t n = json_array_size(setup) + json_array_size(cycle);
-  if (n && !(c->ids = sc__calloc(n, sizeof *c->ids))) {
+  if (n && (!(c->ids = sc__calloc(n, sizeof *c->ids)) || sc__strmap_init(&c->idmap, n) != 0)) {
     c->oom = 1;
     return;
   }

@@ -33,8 +33,9 @@ static int osa(const char *a, const char *b) {
   return p[m];
 }
 
-void sc__suggest_init(sc__suggest *sg, const char *word) {
+void sc__suggest_init(sc__suggest *sg, sc__scn *c, const char *word) {
   sg->word = word;
+  sg->budget = &c->suggest_budget;
   sg->best = NULL;
   /* short words get one edit, longer ones two; "x" suggests nothing */
   size_t n = strlen(word);
@@ -42,7 +43,8 @@ void sc__suggest_init(sc__suggest *sg, const char *word) {
 }
 
 void sc__suggest_add(sc__suggest *sg, const char *cand) {
-  if (!cand || !*cand) return;
+  if (!cand || !*cand || *sg->budget <= 0) return;
+  --*sg->budget;
   int d = osa(sg->word, cand);
   if (d < sg->bestd) {
     sg->bestd = d;

@@ -49,9 +49,9 @@ static void input(sc__scn *c, json_t *root) {
   sc__scn_enter(c, "input");
   strcpy(c->pre, "input: ");
   sc__scn_keys(c, o, keys);
-  sc__scn_number(c, o, "wheel_delta", 0, SC__R_POS, &s->wheel_delta);
-  sc__scn_number(c, o, "notch_spacing_ms", 0, SC__R_NONNEG, &s->notch_spacing_ms);
-  sc__scn_number(c, o, "double_click_ms", 0, SC__R_NONNEG, &s->double_click_ms);
+  sc__scn_number(c, o, "wheel_delta", 0, SC__R_DELTA, &s->wheel_delta);
+  sc__scn_number(c, o, "notch_spacing_ms", 0, SC__R_MS, &s->notch_spacing_ms);
+  sc__scn_number(c, o, "double_click_ms", 0, SC__R_MS, &s->double_click_ms);
   c->pre[0] = '\0';
   sc__scn_leave(c);
 }
@@ -64,8 +64,8 @@ static void defaults(sc__scn *c, json_t *root) {
   sc__scn_enter(c, "defaults");
   strcpy(c->pre, "defaults: ");
   sc__scn_keys(c, o, keys);
-  sc__scn_number(c, o, "timeout_ms", 0, SC__R_POS, &s->default_timeout_ms);
-  sc__scn_number(c, o, "settle_ms", 0, SC__R_NONNEG, &s->default_settle_ms);
+  sc__scn_number(c, o, "timeout_ms", 0, SC__R_MS_POS, &s->default_timeout_ms);
+  sc__scn_number(c, o, "settle_ms", 0, SC__R_MS, &s->default_settle_ms);
   sc__scn_number(c, o, "threshold", 0, SC__R_UNIT, &c->threshold);
   sc__scn_integer(c, o, "max_pixels", 0, SC__R_NONNEG, &c->max_pixels);
   c->pre[0] = '\0';
@@ -78,7 +78,7 @@ static void points(sc__scn *c, json_t *root) {
   c->no_points = json_object_get(root, "points") ? !o : sc__scn_fixed(c, "points");
   if (!o || json_object_size(o) == 0) return;
   s->points = sc__calloc(json_object_size(o), sizeof *s->points);
-  if (!s->points) {
+  if (!s->points || sc__strmap_init(&c->pointmap, json_object_size(o)) != 0) {
     c->oom = 1;
     return;
   }
@@ -89,9 +89,12 @@ static void points(sc__scn *c, json_t *root) {
     sc_named_point *np = &s->points[s->npoints++];
     /* kept even when wrong, so that references to it do not cascade */
     np->name = sc__scn_dup(c, name);
+    if (np->name) sc__strmap_put(&c->pointmap, np->name, strlen(np->name), s->npoints - 1, NULL);
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "points \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a point needs a non-empty name");
+    else if (sc__escape_ctl_len(name) != strlen(name))
+      sc__scn_problem(c, SC__AT_KEY(c), "a point name must not contain control characters");
     sc__scn_point(c, v, NULL, &np->p);
     sc__scn_leave(c);
   }
@@ -144,7 +147,7 @@ static void regions(sc__scn *c, json_t *root) {
   c->no_regions = !o;
   if (!o || json_object_size(o) == 0) return;
   s->regions = sc__calloc(json_object_size(o), sizeof *s->regions);
-  if (!s->regions) {
+  if (!s->regions || sc__strmap_init(&c->regmap, json_object_size(o)) != 0) {
     c->oom = 1;
     return;
   }
@@ -154,9 +157,12 @@ static void regions(sc__scn *c, json_t *root) {
   json_object_foreach(o, name, v) {
     sc_region *rg = &s->regions[s->nregions++];
     rg->name = sc__scn_dup(c, name);
+    if (rg->name) sc__strmap_put(&c->regmap, rg->name, strlen(rg->name), s->nregions - 1, NULL);
     sc__scn_enter(c, name);
     snprintf(c->pre, sizeof c->pre, "regions \"%s\": ", name);
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a region needs a non-empty name");
+    else if (sc__escape_ctl_len(name) != strlen(name))
+      sc__scn_problem(c, SC__AT_KEY(c), "a region name must not contain control characters");
     long inset = 0;
     sc_rect r;
     if (region_rect(c, v, &r, &inset) == 0) {
@@ -218,7 +224,12 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   sc__scn_keys(c, root, TOP_KEYS);
   sc__scn_strdup(c, root, "app", 1, &s->app);
-  sc__scn_strdup(c, root, "url", 1, &s->url);
+  if (sc__scn_strdup(c, root, "url", 1, &s->url) == 1 && s->url &&
+      sc_url_check(s->url, SC_URL_DEFAULT) < 0) {
+    sc__scn_enter(c, "url");
+    sc__scn_problem(c, SC__AT_VAL(c), "\"url\" is not an http or https URL: %s", sc_errmsg());
+    sc__scn_leave(c);
+  }
   size_member(c, root, "viewport", &s->viewport_w, &s->viewport_h);
   size_member(c, root, "guest", &s->guest_w, &s->guest_h);
   input(c, root);

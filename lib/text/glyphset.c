@@ -8,6 +8,12 @@
 #include "text/text_int.h"
 
 #define D SC_GLYPH_MAX_DESCENT
+/* A glyph set is a few KiB of text; this only stops a wrong path from eating RAM. */
+#define SC__GLYPHSET_FILE_MAX ((size_t)16 << 20)
+/* A font's printable characters and a few ligatures are a few hundred; the
+ * cap bounds loading (each name is checked against the others) and reading
+ * (each ink segment is compared with every glyph). */
+#define SC__GLYPHSET_MAX_GLYPHS 1024
 
 SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol) {
   if (!out) return sc__err(SC_EINVAL, "glyphs: out is NULL");
@@ -48,6 +54,10 @@ int sc__glyph_name_ok(const char *name) {
 
 /* Take ownership of cols. */
 int sc__glyphset_add(sc_glyphset *gs, const char *name, int w, int h, int top, sc__col *cols) {
+  if (gs->n >= SC__GLYPHSET_MAX_GLYPHS) {
+    sc__free(cols);
+    return sc__err(SC_ETOOBIG, "glyphs: a set holds at most %d glyphs", SC__GLYPHSET_MAX_GLYPHS);
+  }
   if (gs->n == gs->cap) {
     size_t nc = gs->cap ? gs->cap * 2 : 32;
     sc__glyph *ng = sc__realloc(gs->g, nc * sizeof *ng);
@@ -147,6 +157,7 @@ SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) 
                strcmp(kw, "glyph") == 0) {
       int w = a, h = b, top = c, hdr = ls.lineno;
       if (!sc__glyph_name_ok(name)) return parse_fail(gs, hdr, "bad glyph name");
+      if (gs->n >= SC__GLYPHSET_MAX_GLYPHS) return parse_fail(gs, hdr, "more than 1024 glyphs");
       if (sc__glyph_find(gs, name)) return parse_fail(gs, hdr, "glyph defined twice");
       if (w < 1 || w > 64 || h < 1 || top < 1 || top > SC_GLYPH_MAX_ASCENT ||
           h - top > D || h > top + D)
@@ -205,29 +216,9 @@ SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
       return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
     return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm)", name);
   }
-  FILE *f = fopen(name, "rb");
-  if (!f) return sc__err(SC_EIO, "%s: %s", name, strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *buf = sc__malloc(cap);
-  int rc = 0;
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (len < cap) break;
-    if (cap >= (size_t)16 << 20) {
-      rc = sc__err(SC_ETOOBIG, "%s: glyph file larger than 16 MiB", name);
-      break;
-    }
-    char *nb = sc__realloc(buf, cap * 2);
-    if (!nb) break;
-    buf = nb;
-    cap *= 2;
-  }
-  int ioerr = ferror(f);
-  fclose(f);
-  if (!rc && !buf) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
-  if (!rc && ioerr) rc = sc__err(SC_EIO, "%s: read error", name);
-  if (!rc && len == cap) rc = sc__err(SC_ENOMEM, "glyphs: out of memory");
+  char *buf;
+  size_t len;
+  int rc = sc__file_read_all(name, SC__GLYPHSET_FILE_MAX, &buf, &len);
   if (!rc) {
     rc = sc_glyphset_parse(out, buf, len);
     if (rc == SC_EFORMAT) {

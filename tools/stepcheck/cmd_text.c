@@ -1,6 +1,7 @@
 /* stepcheck glyphs learn / ocr / read-scale: the text layer from the shell. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -48,21 +49,21 @@ int cmd_glyphs(int argc, char **argv) {
   sc_image *img = NULL;
   int code = load_image(&img, image);
   if (code) return code;
-  /* Add to an existing set at OUT, or start a new one. */
+  /* Add to an existing set at OUT (the loader refuses a FIFO there instead
+   * of blocking on it), or start a new one. */
   sc_glyphset *gs = NULL;
-  FILE *f = fopen(out, "r");
   int rc;
-  if (f) {
-    fclose(f);
+  if (access(out, F_OK) == 0) {
     rc = sc_glyphset_load(&gs, out);
+    if (rc < 0 && rc != SC_ENOMEM) code = cli_input_err(rc, "glyphs learn -o"); /* configuration */
   } else {
     rc = sc_glyphset_new(&gs, ink, tol);
   }
   if (rc == 0) rc = sc_glyphset_learn(gs, img, region_or_all(&region, img), text);
   if (rc == 0) rc = sc_glyphset_save(gs, out);
-  if (rc < 0)
+  if (rc < 0 && !code)
     code = cli_lib_err(rc, "glyphs learn");
-  else
+  else if (rc == 0)
     printf("%s: %zu glyphs\n", out, sc_glyphset_count(gs));
   sc_glyphset_free(gs);
   sc_image_free(img);
@@ -93,11 +94,13 @@ int cmd_ocr(int argc, char **argv) {
   sc_glyphset *gs = NULL;
   int rc = sc_glyphset_load(&gs, glyphs);
   sc_text_result tr;
-  if (rc == 0) rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL);
-  if (rc < 0)
-    code = cli_lib_err(rc, "ocr");
-  else
+  if (rc < 0 && rc != SC_ENOMEM) {
+    code = cli_input_err(rc, "ocr --glyphs"); /* unknown set, unreadable file: configuration */
+  } else if (rc == 0 && (rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL)) == 0) {
     printf("%s\t(confidence %.2f, %zu glyphs)\n", tr.text, tr.confidence, tr.nglyphs);
+  } else {
+    code = cli_lib_err(rc, "ocr");
+  }
   sc_glyphset_free(gs);
   sc_image_free(img);
   return code;
@@ -127,7 +130,11 @@ int cmd_read_scale(int argc, char **argv) {
   if (code) return code;
   sc_scale_reading rd;
   int rc = sc_scalebar_read(&rd, img, region_or_all(&region, img), profile, NULL);
-  if (rc < 0)
+  /* SC_ENOTFOUND (unknown profile) and SC_EIO (its glyph file does not
+   * load) come only from the profile: configuration, exit 2 */
+  if (rc == SC_ENOTFOUND || rc == SC_EIO)
+    code = cli_input_err(rc, "read-scale --profile");
+  else if (rc < 0)
     code = cli_lib_err(rc, "read-scale");
   else
     printf("text \"%s\"  bar %d px  %.6g m/px (+-%.2f%%)\n", rd.text, rd.bar_px,

@@ -125,7 +125,7 @@ static void parse_string_positions(void **st) {
   (void)st;
   sc_scenario *s;
   /* a key with '/' and '~' and escapes: the position index must match jansson's keys */
-  const char *j = "{\"app\": \"a\", \"url\": \"u\", \"viewport\": {\"width\": 1, \"height\": 1},\n"
+  const char *j = "{\"app\": \"a\", \"url\": \"http://u/\", \"viewport\": {\"width\": 1, \"height\": 1},\n"
                   "\"guest\": {\"width\": 10, \"height\": 10},\n"
                   "\"regions\": {\"a/b~c\": [0, 0, 1, 1], \"\\u00e9t\\u00e9\": {\"x\": 0, \"y\": 0,\n"
                   "   \"w\": \"1\", \"h\": 1}},\n"

@@ -103,7 +103,7 @@ static void full_scenario(void **st) {
   assert_int_equal(e->region, status);
   assert_string_equal(e->text_match, "^Way [0-9]+$");
   assert_null(e->text_equals);
-  assert_string_equal(e->glyphs, "josm-ui");
+  assert_string_equal(e->glyphs, "josm");
 
   t = &s->steps[1];
   assert_string_equal(t->id, "zoom-in");
