@@ -75,11 +75,24 @@ SC_EXTERN int sc_page_click(sc_page *p, sc_point at);
  */
 SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches);
 /**
- * Press and release a key by DOM name ("NumpadAdd", "Escape", "Enter", "a",
- * "F5", "ArrowLeft"), with modifiers joined by '+' ("Control+a",
- * "Shift+Tab"), repeat times. SC_EINVAL for an unknown name.
+ * Press and release a key, repeat (1..64) times, as a US keyboard would.
+ * The key is named by its DOM key value ("Escape", "a", "A", "+", "F5"),
+ * its DOM code ("KeyA", "Digit1", "Equal", "NumpadAdd", "Space") or an
+ * alias (Esc, Return, Del, Ins, Plus), with modifiers joined by '+'
+ * ("Control+a", "Shift+Tab"; Alt, Control, Meta, Shift; 8 parts at most).
+ * A character that needs Shift ("A", "+") is sent with Shift held;
+ * "Shift+Equal" sends "+". Another single Unicode character is sent with
+ * that key value and no code. The table: docs/keys.md. SC_EINVAL for an
+ * unknown name.
  */
 SC_EXTERN int sc_page_key(sc_page *p, const char *key, int repeat);
+
+/**
+ * Type text (UTF-8, 1..4096 bytes): one key press per character, as
+ * sc_page_key sends it ("\n" presses Enter, "\t" Tab). SC_EINVAL for other
+ * control characters or broken UTF-8, before anything is sent.
+ */
+SC_EXTERN int sc_page_type(sc_page *p, const char *text);
 
 /**
  * Capture guest region clip as an image (Page.captureScreenshot, PNG,

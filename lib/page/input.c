@@ -84,10 +84,10 @@ SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
   return rc;
 }
 
-static json_t *key_event(const char *type, const sc__keydef *k, int modifiers) {
+static json_t *key_event(const char *type, const sc__key *k, int modifiers) {
   json_t *params = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:b}", "type", type, "key",
-                             k->key, "code", k->code, "windowsVirtualKeyCode", k->vk,
-                             "nativeVirtualKeyCode", k->vk, "location", k->location,
+                             k->key, "code", k->code ? k->code : "", "windowsVirtualKeyCode",
+                             k->vk, "nativeVirtualKeyCode", k->vk, "location", k->location,
                              "modifiers", modifiers, "isKeypad", k->location == 3);
   if (!params) return NULL;
   /* Text only without Control/Alt/Meta: a chord produces no character. */
@@ -100,63 +100,85 @@ static json_t *key_event(const char *type, const sc__keydef *k, int modifiers) {
   return params;
 }
 
+/* The events of one press of ks into ev (room for 2 * SC__KEY_PARTS + 2):
+ * modifiers down, Shift down when the character needs it and it is not
+ * held, the key down and up, all of those up in reverse. Returns the count. */
+static int press(json_t **ev, const sc__keyspec *ks) {
+  int n = 0, held = 0, extra_shift = ks->key.shift && !(ks->modifiers & 8);
+  sc__key shift;
+  sc__key_find(&shift, "Shift");
+  for (int i = 0; i < ks->nmods; i++) {
+    held |= sc__key_modifier(ks->mods[i].key);
+    ev[n++] = key_event("keyDown", &ks->mods[i], held);
+  }
+  if (extra_shift) ev[n++] = key_event("keyDown", &shift, held |= 8);
+  ev[n++] = key_event("keyDown", &ks->key, held);
+  ev[n++] = key_event("keyUp", &ks->key, held);
+  if (extra_shift) ev[n++] = key_event("keyUp", &shift, held &= ~8);
+  for (int i = ks->nmods - 1; i >= 0; i--) {
+    held &= ~sc__key_modifier(ks->mods[i].key);
+    ev[n++] = key_event("keyUp", &ks->mods[i], held);
+  }
+  return n;
+}
+
 int sc__page_key_async(sc_page *p, const char *name, int repeat, sc__done_cb cb, void *ud) {
   int rc = sc__page_check(p, "sc_page_key");
   if (rc) return rc;
-  if (!name || !*name) return sc__err(SC_EINVAL, "key: empty key name");
-  if (repeat < 1) return sc__err(SC_EINVAL, "key %s: repeat %d < 1", name, repeat);
-  /* Split "Control+Shift+a": modifiers first, the key last ("Plus" names
-   * the plus key; a trailing "+" is an error, not a bare modifier). */
-  size_t nlen = strlen(name);
-  if (nlen > 1 && name[nlen - 1] == '+')
-    return sc__err(SC_EINVAL, "key %s: nothing after the last '+'", name);
-  char buf[128];
-  if (strlen(name) >= sizeof buf) return sc__err(SC_EINVAL, "key: name too long");
-  strcpy(buf, name);
-  const char *parts[8];
-  int nparts = 0;
-  char *s = buf;
-  while (*s && nparts < 8) {
-    char *plus = strchr(s + 1, '+');
-    if (plus) *plus = '\0';
-    parts[nparts++] = s;
-    if (!plus) break;
-    s = plus + 1;
-  }
-  if (nparts == 0) return sc__err(SC_EINVAL, "key: empty key name");
-  sc__keydef mods[7], kbuf;
-  char textbuf[2];
-  int modifiers = 0;
-  for (int i = 0; i < nparts - 1; i++) {
-    int bit = sc__key_modifier(parts[i]);
-    if (!bit) return sc__err(SC_EINVAL, "key %s: '%s' is not a modifier", name, parts[i]);
-    mods[i] = *sc__key_lookup(parts[i], &kbuf, textbuf);
-    modifiers |= bit;
-  }
-  const sc__keydef *k = sc__key_lookup(parts[nparts - 1], &kbuf, textbuf);
-  if (!k) return sc__err(SC_EINVAL, "key: unknown key name '%s'", parts[nparts - 1]);
-  if (repeat > 64) return sc__err(SC_EINVAL, "key %s: repeat %d > 64", name, repeat);
-  /* Every event of every repeat, sent back to back: modifiers down, the
-   * key down and up, modifiers up in reverse. */
-  int per = 2 * nparts, n = 0;
-  json_t **ev = sc__calloc((size_t)(per * repeat), sizeof *ev);
-  if (!ev) return sc__err(SC_ENOMEM, "key: out of memory");
-  for (int r = 0; r < repeat; r++) {
-    int held = 0;
-    for (int i = 0; i < nparts - 1; i++) {
-      held |= sc__key_modifier(parts[i]);
-      ev[n++] = key_event("keyDown", &mods[i], held);
+  if (!name) return sc__err(SC_EINVAL, "sc_page_key: key is NULL");
+  if (repeat < 1 || repeat > 64)
+    return sc__err(SC_EINVAL, "sc_page_key %s: repeat %d outside 1..64", name, repeat);
+  sc__keyspec ks;
+  char why[160];
+  if (sc__key_parse(&ks, name, why, sizeof why) < 0)
+    return sc__err(SC_EINVAL, "sc_page_key: %s: %s", name, why);
+  /* Every event of every repeat, sent back to back. */
+  json_t **ev = sc__calloc((size_t)repeat * (2 * SC__KEY_PARTS + 2), sizeof *ev);
+  if (!ev) return sc__err(SC_ENOMEM, "sc_page_key: out of memory");
+  int n = 0;
+  for (int r = 0; r < repeat; r++) n += press(ev + n, &ks);
+  rc = sc__page_batch(p, "Input.dispatchKeyEvent", ev, n, cb, ud);
+  sc__free(ev);
+  return rc;
+}
+
+/* Text as keys: one press per character ("\n" is Enter, "\t" Tab). */
+static int type_async(sc_page *p, const char *text, sc__done_cb cb, void *ud) {
+  int rc = sc__page_check(p, "sc_page_type");
+  if (rc) return rc;
+  if (!text) return sc__err(SC_EINVAL, "sc_page_type: text is NULL");
+  size_t len = strlen(text);
+  if (len == 0 || len > 4096)
+    return sc__err(SC_EINVAL, "sc_page_type: %zu bytes of text (1..4096)", len);
+  json_t **ev = sc__calloc(len * 4, sizeof *ev);
+  if (!ev) return sc__err(SC_ENOMEM, "sc_page_type: out of memory");
+  int n = 0;
+  for (size_t i = 0; i < len;) {
+    const unsigned char c = (unsigned char)text[i];
+    size_t cl = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+    char one[8] = "";
+    if (c == '\n') snprintf(one, sizeof one, "Enter");
+    else if (c == '\t') snprintf(one, sizeof one, "Tab");
+    else if (i + cl <= len) memcpy(one, text + i, cl);
+    sc__keyspec ks;
+    memset(&ks, 0, sizeof ks);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || i + cl > len ||
+        sc__key_find(&ks.key, one) < 0) {
+      for (int k = 0; k < n; k++) json_decref(ev[k]);
+      sc__free(ev);
+      return sc__err(SC_EINVAL, "sc_page_type: no key types the character at byte %zu", i);
     }
-    ev[n++] = key_event("keyDown", k, modifiers);
-    ev[n++] = key_event("keyUp", k, modifiers);
-    for (int i = nparts - 2; i >= 0; i--) {
-      held &= ~sc__key_modifier(parts[i]);
-      ev[n++] = key_event("keyUp", &mods[i], held);
-    }
+    n += press(ev + n, &ks);
+    i += cl;
   }
   rc = sc__page_batch(p, "Input.dispatchKeyEvent", ev, n, cb, ud);
   sc__free(ev);
   return rc;
+}
+
+SC_EXTERN int sc_page_type(sc_page *p, const char *text) {
+  sc__waiter w = {0, 0, ""};
+  return sc__page_wait_for(p, &w, type_async(p, text, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {

@@ -174,7 +174,8 @@ static void on_canvas(sc__opener *op, json_t *res) {
   double now = sc__now_ms();
   const char *ready = json_string_value(json_object_get(g, "ready"));
   int loaded = ready && !strcmp(ready, "complete");
-  if (!loaded || strcmp(why, op->why) != 0) op->why_since = loaded ? now : 0;
+  if (!loaded) op->why_since = 0;
+  else if (op->why_since == 0 || strcmp(why, op->why) != 0) op->why_since = now;
   memcpy(op->why, why, sizeof why);
   if (op->why_since > 0 && now - op->why_since >= SC__CANVAS_SETTLED_MS) {
     snprintf(msg, sizeof msg, "page: %s (unchanged for %.0f ms after the page loaded)", op->why,

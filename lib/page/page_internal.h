@@ -94,27 +94,33 @@ int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, d
 /* Guest point to page CSS coordinates (pixel centre). */
 void sc__page_to_css(const sc_page *p, sc_point g, double *x, double *y);
 
-/* A key by DOM name: key, code, Windows virtual key code, location, text. */
-typedef struct sc__keydef {
-  const char *name;  /* what the caller writes: "NumpadAdd", "a", "Enter" */
-  const char *key;   /* KeyboardEvent.key */
-  const char *code;  /* KeyboardEvent.code */
-  int vk;            /* windowsVirtualKeyCode */
+/* One key as the browser is told of it (keys.c; the table: docs/keys.md). */
+typedef struct sc__key {
+  char key[16];      /* KeyboardEvent.key ("a", "+", "Escape", a UTF-8 character) */
+  const char *code;  /* KeyboardEvent.code ("KeyA", "NumpadAdd"); "" for none */
+  int vk;            /* windowsVirtualKeyCode, 0 for none */
   int location;      /* 0 standard, 1 left, 2 right, 3 numpad */
-  const char *text;  /* text produced, "" for none */
-} sc__keydef;
-
-/* Look a key up by name (case-sensitive, single letters either case).
- * Returns NULL when unknown. For a single letter the result is built in buf. */
-const sc__keydef *sc__key_lookup(const char *name, sc__keydef *buf, char textbuf[2]);
+  char text[16];     /* text typed, "" for none */
+  int shift;         /* a US keyboard needs Shift held to type it ("A", "+") */
+} sc__key;
+/* A key by DOM key value, DOM code or alias; 0, or -1 when unknown. */
+int sc__key_find(sc__key *k, const char *name);
 /* Modifier bit (CDP: Alt 1, Control 2, Meta 4, Shift 8) or 0. */
 int sc__key_modifier(const char *name);
-/* A key spec as sc__page_key_async takes it: at most SC__KEY_PARTS parts
- * ("Control+Shift+a": modifiers, then one key), shorter than
- * SC__KEY_NAME_MAX. 0, or -1 with the reason in why (for the scenario
- * loader, which checks keys without a browser). */
+/* A key spec: at most SC__KEY_PARTS parts ("Control+Shift+a": modifiers,
+ * then one key), shorter than SC__KEY_NAME_MAX. */
 #define SC__KEY_PARTS 8
 #define SC__KEY_NAME_MAX 128
+typedef struct sc__keyspec {
+  int nmods;
+  sc__key mods[SC__KEY_PARTS - 1];
+  int modifiers;     /* bits of mods */
+  sc__key key;       /* Shift applied when it is a modifier */
+} sc__keyspec;
+/* Parse spec; 0, or -1 with the reason in why. */
+int sc__key_parse(sc__keyspec *out, const char *spec, char *why, size_t whylen);
+/* The same check without keeping the result (the scenario loader checks
+ * keys without a browser). */
 int sc__key_check(const char *spec, char *why, size_t whylen);
 
 #endif

@@ -304,6 +304,43 @@ static void keys_carry_code_keycode_location(void **st) {
   assert_string_equal(str(k[0], "code"), "Enter");
   json_decref(ev);
 
+  /* Shift applied: "Shift+Equal" types "+", with shiftKey set. */
+  assert_int_equal(sc_page_key(p, "Shift+Equal", 1), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "keydown", k, 8), 2);
+  assert_string_equal(str(k[1], "key"), "+");
+  assert_string_equal(str(k[1], "code"), "Equal");
+  assert_true(json_is_true(json_object_get(k[1], "shiftKey")));
+  json_decref(ev);
+  /* A character that needs Shift gets it held, as typing it would. */
+  assert_int_equal(sc_page_key(p, "A", 1), 0);
+  ev = events(p);
+  assert_int_equal(of_type(ev, "keydown", k, 8), 2);
+  assert_string_equal(str(k[0], "key"), "Shift");
+  assert_string_equal(str(k[1], "key"), "A");
+  assert_string_equal(str(k[1], "code"), "KeyA");
+  assert_int_equal(of_type(ev, "keyup", k, 8), 2);
+  assert_string_equal(str(k[1], "key"), "Shift");
+  json_decref(ev);
+  /* Typing a string: one press per character, Enter for a newline. */
+  assert_int_equal(sc_page_type(p, "Hi 7!\n"), 0);
+  ev = events(p);
+  json_t *d[16];
+  size_t nd = of_type(ev, "keydown", d, 16);
+  char typed[16] = "";
+  size_t nt = 0;
+  for (size_t i = 0; i < nd && nt < sizeof typed - 1; i++) {
+    const char *key = str(d[i], "key");
+    if (strcmp(key, "Shift")) typed[nt++] = strcmp(key, "Enter") ? key[0] : '|';
+  }
+  typed[nt] = '\0';
+  assert_string_equal(typed, "Hi 7!|");
+  json_decref(ev);
+  assert_int_equal(sc_page_type(p, "a\x01b"), SC_EINVAL);
+  ev = events(p);
+  assert_int_equal(json_array_size(ev), 0); /* refused before anything was sent */
+  json_decref(ev);
+
   assert_int_equal(sc_page_key(p, "NoSuchKey", 1), SC_EINVAL);
   assert_non_null(strstr(sc_errmsg(), "NoSuchKey"));
   assert_int_equal(sc_page_key(p, "Banana+a", 1), SC_EINVAL);
