@@ -26,7 +26,8 @@ typedef struct sc_step_result {
   int captures;           /**< captures taken after the gesture */
   double capture_ms;      /**< mean cost of one of those captures */
   double scale_factor;    /**< measured scale factor, 0 when the step has no scale check */
-  char *scale_text;       /**< "100.0 m -> 20.0 m" or NULL */
+  char *scale_text;       /**< the readings before and after with bar lengths,
+                               "100.0 m/100px -> 20.0 m/160px", or NULL */
   size_t nartifacts;
   char **artifacts;       /**< before/after/diff PNG paths written on failure */
   /* 0.2.0 */
