@@ -63,7 +63,8 @@ SC_EXTERN const char *sc_version(void);
   XX(ENOTEXT, -15, "no text")                                              \
   XX(EUNREADABLE, -16, "text unreadable")                                  \
   XX(ECANCELED, -17, "canceled")                                           \
-  XX(ENOSPACE, -18, "no space left")
+  XX(ENOSPACE, -18, "no space left")                                       \
+  XX(EDATA, -19, "data does not fit")
 
 /** Error codes returned (negated) by every function that returns int. */
 typedef enum sc_error {

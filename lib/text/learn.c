@@ -105,7 +105,7 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
       bl += (size_t)snprintf(boxes + bl, sizeof boxes - bl, "%s%dx%d%+d%+d", i ? " " : "",
                              s[i].x1 - s[i].x0 + 1, s[i].y1 - s[i].y0 + 1, region.x + s[i].x0,
                              region.y + s[i].y0);
-    rc = sc__err(SC_EINVAL,
+    rc = sc__err(SC_EDATA,
                  "glyphs: the region holds %d ink segments but \"%s\" has %d glyphs; segments: "
                  "%s (group touching characters in brackets, e.g. [ft]; crop away other ink)",
                  ns, text, nu, boxes);
@@ -125,7 +125,7 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
   for (int i = 0; i < ns; i++) {
     int w = s[i].x1 - s[i].x0 + 1, h = s[i].y1 - s[i].y0 + 1, top = baseline - s[i].y0;
     if (w > 64 || top < 1 || top > SC_GLYPH_MAX_ASCENT || h - top > D) {
-      rc = sc__err(SC_EINVAL, "glyphs: '%s' (%dx%d, %d above the baseline) is outside the limits",
+      rc = sc__err(SC_EDATA, "glyphs: '%s' (%dx%d, %d above the baseline) is outside the limits",
                    u[i].name, w, h, top);
       goto out;
     }
@@ -148,9 +148,9 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
       int diff = ow != w ? -1 : 0;
       for (int x = 0; diff >= 0 && x < w; x++) diff += __builtin_popcountll(oc[x] ^ cols[i][x]);
       if (diff != 0) {
-        rc = diff < 0 ? sc__err(SC_EINVAL, "glyphs: '%s' is %d px wide here but %d px before",
+        rc = diff < 0 ? sc__err(SC_EDATA, "glyphs: '%s' is %d px wide here but %d px before",
                                 u[i].name, w, ow)
-                      : sc__err(SC_EINVAL, "glyphs: '%s' differs in %d pixels from the one learned",
+                      : sc__err(SC_EDATA, "glyphs: '%s' differs in %d pixels from the one learned",
                                 u[i].name, diff);
         goto out;
       }

@@ -233,7 +233,7 @@ SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect reg
   memset(out, 0, sizeof *out);
   static const sc_text_options defo = SC_TEXT_OPTIONS_INIT;
   if (!opts) opts = &defo;
-  if (gs->n == 0) return sc__err(SC_EINVAL, "text: the glyph set is empty");
+  if (gs->n == 0) return sc__err(SC_EDATA, "text: the glyph set is empty");
   if (sc__clip_region(&region, img))
     return sc__err(SC_EINVAL, "text: region %dx%d%+d%+d lies outside the %dx%d image", region.w,
                    region.h, region.x, region.y, img->width, img->height);

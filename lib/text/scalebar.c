@@ -392,10 +392,10 @@ SC_EXTERN int sc_scale_ratio(double *factor, double *rel_err, const sc_scale_rea
   *factor = 0;
   if (rel_err) *rel_err = 0;
   if (before->less_than || after->less_than)
-    return sc__err(SC_EINVAL, "scalebar: a \"< x\" label is only a bound; no ratio");
+    return sc__err(SC_EDATA, "scalebar: a \"< x\" label is only a bound; no ratio");
   if (!(before->metres_per_px > 0) || !(after->metres_per_px > 0) ||
       !(before->rel_err >= 0 && before->rel_err < 1) || !(after->rel_err >= 0))
-    return sc__err(SC_EINVAL, "scalebar: reading without a positive scale");
+    return sc__err(SC_EDATA, "scalebar: reading without a positive scale");
   *factor = after->metres_per_px / before->metres_per_px;
   if (rel_err) *rel_err = (before->rel_err + after->rel_err) / (1.0 - before->rel_err);
   return 0;

@@ -20,7 +20,7 @@ int cli_err(int code, const char *fmt, ...) {
 int cli_lib_err(int rc, const char *what) {
   const char *m = sc_errmsg();
   int code = (rc == SC_EINVAL || rc == SC_ESCENARIO || rc == SC_EFORMAT || rc == SC_ETOOBIG ||
-              rc == SC_ENOTEXT || rc == SC_EUNREADABLE)
+              rc == SC_ENOTEXT || rc == SC_EUNREADABLE || rc == SC_EDATA)
                  ? EXIT_USAGE
                  : EXIT_INFRA;
   return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));

@@ -106,17 +106,17 @@ static void learn_refuses_with_reasons(void **st) {
   assert_int_equal(sc_glyphset_new(&gs, 0xFFFFFF, 40), 0);
   sc_image *img = load("m-hatch-100m.png");
   sc_rect line = label_line(img);
-  assert_int_equal(sc_glyphset_learn(gs, img, line, "100.0"), SC_EINVAL);
+  assert_int_equal(sc_glyphset_learn(gs, img, line, "100.0"), SC_EDATA);
   assert_non_null(strstr(sc_errmsg(), "6 ink segments but \"100.0\" has 5 glyphs"));
   sc_image_free(img);
   img = load("i-hatch-98.4ft.png");
   line = label_line(img);
-  assert_int_equal(sc_glyphset_learn(gs, img, line, "98.4 ft"), SC_EINVAL);
+  assert_int_equal(sc_glyphset_learn(gs, img, line, "98.4 ft"), SC_EDATA);
   assert_non_null(strstr(sc_errmsg(), "[ft]"));
   assert_int_equal(sc_glyphset_learn(gs, img, line, "98.4 [ft"), SC_EINVAL);
   /* A sample that contradicts what was learned: "8" learned as the 9. */
   assert_int_equal(sc_glyphset_learn(gs, img, line, "98.4 [ft]"), 0);
-  assert_int_equal(sc_glyphset_learn(gs, img, line, "89.4 [ft]"), SC_EINVAL);
+  assert_int_equal(sc_glyphset_learn(gs, img, line, "89.4 [ft]"), SC_EDATA);
   assert_non_null(strstr(sc_errmsg(), "differs"));
   sc_image_free(img);
   sc_image *black;

@@ -266,7 +266,7 @@ static void ratio_arithmetic(void **st) {
   /* A "< 0.01 kbl" bound gives no ratio. */
   sc_scale_reading lt = reading("n-black-lt0.01kbl-a.png");
   assert_int_equal(lt.less_than, 1);
-  assert_int_equal(sc_scale_ratio(&f, &e, &a, &lt), SC_EINVAL);
+  assert_int_equal(sc_scale_ratio(&f, &e, &a, &lt), SC_EDATA);
 }
 
 int main(void) {
