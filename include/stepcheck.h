@@ -12,6 +12,7 @@
 #include "stepcheck/page.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/builder.h"
+#include "stepcheck/inspect.h"
 #include "stepcheck/run.h"
 #include "stepcheck/multi.h"
 #include "stepcheck/load.h"

@@ -131,6 +131,17 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff,
 SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r,
                                       uint32_t rgb, int tol);
 
+/* Drawing, for pictures people look at (stepcheck inspect). Everything is
+ * clipped to the image; colours are 0xRRGGBB, drawn opaque. */
+/** A one-pixel outline of r. */
+SC_EXTERN int sc_image_draw_rect(sc_image *img, sc_rect r, uint32_t rgb);
+/** A cross of arm pixels (1..1000) each way through the pixel at `at`. */
+SC_EXTERN int sc_image_draw_cross(sc_image *img, sc_point at, int arm, uint32_t rgb);
+/** text in a 5x7 pixel font (6 px per character; letters upper case) with its
+ * top-left at (x, y), on a box of colour bg. */
+SC_EXTERN int sc_image_draw_text(sc_image *img, int x, int y, const char *text, uint32_t rgb,
+                                 uint32_t bg);
+
 #ifdef __cplusplus
 }
 #endif

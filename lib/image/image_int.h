@@ -20,4 +20,7 @@ int sc__image_rect_inside(const sc_image *img, sc_rect r);
 png_voidp sc__png_malloc(png_structp png, png_alloc_size_t n);
 void sc__png_free(png_structp png, png_voidp p);
 
+/* The 5x7 label font (font5x7.c): 7 rows of 5 bits for c ("?" when none). */
+const unsigned char *sc__font5x7(char c);
+
 #endif

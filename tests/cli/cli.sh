@@ -33,6 +33,16 @@ expect help-glyphs 0 "--ink RRGGBB" "$cli" glyphs --help
 expect help-ocr 0 "usage: stepcheck ocr" "$cli" ocr --help
 expect help-read-scale 0 "--profile" "$cli" read-scale --help
 expect help-unknown 2 "no help for unknown command 'nope'" "$cli" help nope
+# inspect: the colour under each point is read before drawing (a point moved
+# onto empty map reads black: the sabotage), regions are listed, the picture
+# is a PNG of the whole guest.
+expect inspect 0 "point building_a 554,502 colour #281e1e" "$cli" inspect \
+  "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" -o "$tmp/inspect.png"
+grep -qF "region tags 323x180 at 1272,234" "$tmp/out" && grep -qF "point empty 523,502 colour #000000" "$tmp/out" &&
+  python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); sys.exit(0 if d[:8]==b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24])==(1600,900) else 1)' "$tmp/inspect.png" &&
+  pass=$((pass + 1)) || { echo "FAIL inspect-output"; cat "$tmp/out"; fail=$((fail + 1)); }
+expect inspect-no-output 2 "usage: stepcheck inspect" "$cli" inspect "$fx/mapapp/seven-steps.json"
+expect inspect-bad-scenario 2 "bad-unknown-point.json" "$cli" inspect "$fx/scenario/bad-unknown-point.json" -o "$tmp/x.png"
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"

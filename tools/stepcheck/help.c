@@ -60,6 +60,16 @@ static const help_page k_pages[] = {
      "  --region x,y,w,h       a region of the canvas (default: all of it)\n"
      "  --scale PERCENT        1..100 (default 100)\n"
      "  --timeout MS           page load and canvas wait (default 30000)\n"},
+    {"inspect",
+     "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png\n"
+     "\n"
+     "Open the scenario's page, wait until the guest is at rest, capture it and\n"
+     "draw every region (outline and name), point (cross and name) and the park\n"
+     "point on it, with a ruler of guest coordinates. Prints each point with the\n"
+     "colour under it and each region with its size.\n"
+     "\n"
+     "  --url URL              open URL instead of the scenario's url\n"
+     "  -o, --output FILE      where the PNG goes\n"},
     {"glyphs",
      "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h [options] -o SET\n"
      "\n"

@@ -20,6 +20,8 @@ static const char k_usage[] =
     "  capture --url URL [--viewport WxH] [--guest WxH] [--region x,y,w,h]\n"
     "          [--scale PERCENT] [--timeout MS] -o OUT.png\n"
     "                       screenshot (a region of) the page's canvas\n"
+    "  inspect SCENARIO [--url URL] -o OUT.png\n"
+    "                       draw the scenario's points and regions on its page\n"
     "  glyphs learn --text TEXT IMAGE --region x,y,w,h [--ink RRGGBB] -o SET\n"
     "                       learn glyphs from a labelled crop into a glyph set\n"
     "  ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
@@ -49,13 +51,14 @@ int main(int argc, char **argv) {
     fputs(k_usage, stdout);
     return EXIT_OK;
   }
-  static const char *const known[] = {"run", "validate", "capture", "glyphs", "ocr",
-                                      "read-scale"};
+  static const char *const known[] = {"run", "validate", "capture", "inspect", "glyphs",
+                                      "ocr", "read-scale"};
   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
     if (!strcmp(cmd, known[i]) && cli_wants_help(argc - 1, argv + 1)) return cli_help(cmd);
   if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
   if (!strcmp(cmd, "capture")) return cmd_capture(argc - 1, argv + 1);
+  if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
   if (!strcmp(cmd, "glyphs")) return cmd_glyphs(argc - 1, argv + 1);
   if (!strcmp(cmd, "ocr")) return cmd_ocr(argc - 1, argv + 1);
   if (!strcmp(cmd, "read-scale")) return cmd_read_scale(argc - 1, argv + 1);
