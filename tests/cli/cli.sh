@@ -37,10 +37,16 @@ expect help-unknown 2 "no help for unknown command 'nope'" "$cli" help nope
 # onto empty map reads black: the sabotage), regions are listed, the picture
 # is a PNG of the whole guest.
 expect inspect 0 "point building_a 554,502 colour #281e1e" "$cli" inspect \
-  "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" -o "$tmp/inspect.png"
+  "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --allow-url-scheme file \
+  -o "$tmp/inspect.png"
+expect capture-chrome-refused 2 "--url:" "$cli" capture --url chrome://settings -o "$tmp/x.png"
+expect capture-bad-scheme-flag 2 "not a scheme that can be allowed" "$cli" capture \
+  --url http://127.0.0.1:9/ --allow-url-scheme chrome -o "$tmp/x.png"
 grep -qF "region tags 323x180 at 1272,234" "$tmp/out" && grep -qF "point empty 523,502 colour #000000" "$tmp/out" &&
   python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); sys.exit(0 if d[:8]==b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24])==(1600,900) else 1)' "$tmp/inspect.png" &&
   pass=$((pass + 1)) || { echo "FAIL inspect-output"; cat "$tmp/out"; fail=$((fail + 1)); }
+expect inspect-file-refused 2 'scheme "file" is not allowed' "$cli" inspect \
+  "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" -o "$tmp/inspect.png"
 expect inspect-no-output 2 "usage: stepcheck inspect" "$cli" inspect "$fx/mapapp/seven-steps.json"
 expect inspect-bad-scenario 2 "bad-unknown-point.json" "$cli" inspect "$fx/scenario/bad-unknown-point.json" -o "$tmp/x.png"
 expect no-args 2 "usage" "$cli"
@@ -52,9 +58,10 @@ expect run-bad-scenario 2 "bad-syntax.json:" "$cli" run "$fx/scenario/bad-syntax
 expect run-bad-cycles 2 "--cycles: 'x' is not a whole number" "$cli" run "$src/examples/josm/josm.json" --cycles x
 expect run-attach-nonloopback 2 "10.1.2.3" "$cli" run "$src/examples/josm/josm.json" --browser http://10.1.2.3:9222
 expect capture-no-url 2 "--url is required" "$cli" capture -o "$tmp/x.png"
-expect capture-bad-region 2 "--region: '1,2,3' is not x,y,w,h" "$cli" capture --url x -o y --region 1,2,3
+expect capture-bad-region 2 "--region: '1,2,3' is not x,y,w,h" "$cli" capture --url http://x/ -o y --region 1,2,3
 expect capture-ok 0 "160x24 from canvas 1600x900" "$cli" capture \
-  --url "file://$fx/pages/pattern.html" --guest 1600x900 --region 100,200,160,24 -o "$tmp/cap.png"
+  --url "file://$fx/pages/pattern.html" --allow-url-scheme file --guest 1600x900 \
+  --region 100,200,160,24 -o "$tmp/cap.png"
 # The captured clip is the page's formula, read back through the library's PNG decoder.
 python3 - "$tmp/cap.png" <<'PY' && pass=$((pass + 1)) || { echo "FAIL capture-pixels"; fail=$((fail + 1)); }
 import struct, sys, zlib
@@ -63,7 +70,8 @@ assert d[:8] == b"\x89PNG\r\n\x1a\n"
 w, h = struct.unpack(">II", d[16:24]); assert (w, h) == (160, 24), (w, h)
 PY
 expect capture-wrong-guest 3 "want 1280x720" env "$cli" capture \
-  --url "file://$fx/pages/pattern.html" --guest 1280x720 --timeout 1500 -o "$tmp/x.png"
+  --url "file://$fx/pages/pattern.html" --allow-url-scheme file --guest 1280x720 --timeout 1500 \
+  -o "$tmp/x.png"
 expect read-scale-missing 2 "nope.png" "$cli" read-scale "$tmp/nope.png"
 expect ocr-needs-glyphs 2 "usage" "$cli" ocr "$tmp/cap.png"
 

@@ -97,3 +97,20 @@ int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s) 
   *ms = v * 1000.0;
   return 0;
 }
+
+int cli_allow_scheme(unsigned *allow, const char *opt, const char *v) {
+  if (!strcmp(v, "file")) *allow |= SC_URL_FILE;
+  else if (!strcmp(v, "data")) *allow |= SC_URL_DATA;
+  else if (!strcmp(v, "http") || !strcmp(v, "https")) *allow |= SC_URL_DEFAULT;
+  else return cli_err(EXIT_USAGE, "%s: '%s' is not a scheme that can be allowed (file, data)", opt, v), -1;
+  return 0;
+}
+
+int cli_check_url(const char *url, unsigned allow) {
+  if (sc_url_check(url, allow) < 0) {
+    cli_err(EXIT_USAGE, "--url: %s%s", sc_errmsg(),
+            allow & SC_URL_FILE ? "" : " (--allow-url-scheme file opens local files)");
+    return -1;
+  }
+  return 0;
+}

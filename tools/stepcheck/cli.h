@@ -45,6 +45,12 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s);
 /* mkdir -p; 0 or -1 with errno. */
 int cli_make_dirs(const char *path);
 
+/* URL schemes (docs/security.md): --allow-url-scheme VALUE adds its bit to
+ * *allow (0, or -1 with an error printed); cli_check_url refuses a URL the
+ * policy does not allow (0, or -1 with "--url: ..." printed, exit 2). */
+int cli_allow_scheme(unsigned *allow, const char *opt, const char *v);
+int cli_check_url(const char *url, unsigned allow);
+
 /* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
 const char *cli_value(int argc, char **argv, int *i);
 

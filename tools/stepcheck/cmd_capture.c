@@ -9,6 +9,7 @@ int cmd_capture(int argc, char **argv) {
   sc_page_options po = SC_PAGE_OPTIONS_INIT;
   sc_rect region = {0, 0, 0, 0};
   int scale_pct = 100;
+  unsigned allow = SC_URL_DEFAULT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--url")) {
@@ -33,12 +34,16 @@ int cmd_capture(int argc, char **argv) {
     } else if (!strcmp(a, "--scale")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&scale_pct, a, v, 1, 100) < 0)
         return EXIT_USAGE;
+    } else if (!strcmp(a, "--allow-url-scheme")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_allow_scheme(&allow, a, v) < 0)
+        return EXIT_USAGE;
     } else {
       return cli_err(EXIT_USAGE, "capture: unknown option '%s'", a);
     }
   }
   if (!url) return cli_err(EXIT_USAGE, "capture: --url is required");
   if (!out) return cli_err(EXIT_USAGE, "capture: -o OUT.png is required");
+  if (cli_check_url(url, allow) < 0) return EXIT_USAGE;
 
   sc_browser *b = NULL;
   sc_page *p = NULL;

@@ -13,6 +13,7 @@ static void print_line(const char *text, void *ud) {
 
 int cmd_inspect(int argc, char **argv) {
   const char *path = NULL, *url = NULL, *outp = NULL, *v;
+  unsigned allow = SC_URL_DEFAULT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--url")) {
@@ -21,6 +22,9 @@ int cmd_inspect(int argc, char **argv) {
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       if (!(v = cli_value(argc, argv, &i))) return EXIT_USAGE;
       outp = v;
+    } else if (!strcmp(a, "--allow-url-scheme")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_allow_scheme(&allow, a, v) < 0)
+        return EXIT_USAGE;
     } else if (a[0] == '-') {
       return cli_err(EXIT_USAGE, "inspect: unknown option '%s'", a);
     } else if (!path) {
@@ -31,6 +35,7 @@ int cmd_inspect(int argc, char **argv) {
   }
   if (!path || !outp)
     return cli_err(EXIT_USAGE, "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png");
+  if (url && cli_check_url(url, allow) < 0) return EXIT_USAGE;
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
   if (rc < 0) return cli_input_err(rc, "inspect");

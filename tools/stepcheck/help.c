@@ -59,6 +59,7 @@ static const help_page k_pages[] = {
      "  --guest WxH            expected canvas size (default: any)\n"
      "  --region x,y,w,h       a region of the canvas (default: all of it)\n"
      "  --scale PERCENT        1..100 (default 100)\n"
+     "  --allow-url-scheme S   also open file: or data: URLs (default: http, https)\n"
      "  --timeout MS           page load and canvas wait (default 30000)\n"},
     {"inspect",
      "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png\n"
@@ -69,6 +70,7 @@ static const help_page k_pages[] = {
      "colour under it and each region with its size.\n"
      "\n"
      "  --url URL              open URL instead of the scenario's url\n"
+     "  --allow-url-scheme S   also open file: or data: URLs (default: http, https)\n"
      "  -o, --output FILE      where the PNG goes\n"},
     {"glyphs",
      "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h [options] -o SET\n"
