@@ -39,14 +39,14 @@ expect help-unknown 2 "no help for unknown command 'nope'" "$cli" help nope
 expect inspect 0 "point building_a 554,502 colour #281e1e" "$cli" inspect \
   "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --allow-url-scheme file \
   -o "$tmp/inspect.png"
-expect capture-chrome-refused 2 "--url:" "$cli" capture --url chrome://settings -o "$tmp/x.png"
-expect capture-bad-scheme-flag 2 "not a scheme that can be allowed" "$cli" capture \
-  --url http://127.0.0.1:9/ --allow-url-scheme chrome -o "$tmp/x.png"
 grep -qF "region tags 323x180 at 1272,234" "$tmp/out" && grep -qF "point empty 523,502 colour #000000" "$tmp/out" &&
   python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); sys.exit(0 if d[:8]==b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24])==(1600,900) else 1)' "$tmp/inspect.png" &&
   pass=$((pass + 1)) || { echo "FAIL inspect-output"; cat "$tmp/out"; fail=$((fail + 1)); }
 expect inspect-file-refused 2 'scheme "file" is not allowed' "$cli" inspect \
   "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" -o "$tmp/inspect.png"
+expect capture-chrome-refused 2 "--url:" "$cli" capture --url chrome://settings -o "$tmp/x.png"
+expect capture-bad-scheme-flag 2 "not a scheme that can be allowed" "$cli" capture \
+  --url http://127.0.0.1:9/ --allow-url-scheme chrome -o "$tmp/x.png"
 expect inspect-no-output 2 "usage: stepcheck inspect" "$cli" inspect "$fx/mapapp/seven-steps.json"
 expect inspect-bad-scenario 2 "bad-unknown-point.json" "$cli" inspect "$fx/scenario/bad-unknown-point.json" -o "$tmp/x.png"
 expect no-args 2 "usage" "$cli"
