@@ -113,6 +113,11 @@ typedef struct sc_scenario {
   int *drift_regions;    /**< indexes into regions; all when ndrift == 0 */
   double drift_threshold; /**< per-pixel YIQ threshold for drift (default: defaults.threshold) */
   long drift_max_pixels;  /**< differing pixels per region that are not drift (default: defaults.max_pixels) */
+  /** The readiness gate: the first cycle's "start" snapshot is taken only
+   * once the screen has not changed for this long (ms, default 1000; 0 =
+   * two identical captures in a row are enough), so a half-painted screen
+   * never becomes the reference. */
+  double ready_quiet_ms;
 } sc_scenario;
 
 /**

@@ -102,12 +102,21 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
     settle_finish(r, rc);
     return;
   }
-  if (same) {
+  double now = sc__now_ms();
+  if (!same) st->since = r->io_asked_at; /* a new picture: on screen since we asked, at most */
+  if (same && now - st->since >= st->quiet_ms) {
     settle_finish(r, 0);
     return;
   }
-  if (sc__now_ms() >= st->deadline) {
+  if (now >= st->deadline) {
     settle_finish(r, SC__NOT_AT_REST);
+    return;
+  }
+  if (same) { /* unchanged, not yet for long enough: look again a little later */
+    double at = st->since + st->quiet_ms;
+    if (at > now + SC__QUIET_POLL_MS) at = now + SC__QUIET_POLL_MS;
+    if (at > st->deadline) at = st->deadline;
+    if (sc__runner_after(r, at, settle_next) < 0) settle_finish(r, SC_ENOMEM);
     return;
   }
   settle_next(r);
@@ -131,6 +140,20 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
+  st->quiet_ms = 0;
+  st->since = 0;
+  settle_next(r);
+}
+
+void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, double quiet_ms,
+                             sc__settle_done done) {
+  sc__settle *st = &r->settle;
+  sc__frame_free(&st->f);
+  st->clip = clip;
+  st->deadline = deadline;
+  st->done = done;
+  st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
+  st->since = 0;
   settle_next(r);
 }
 

@@ -85,6 +85,8 @@ typedef struct sc__settle {
   double deadline;
   sc__frame f;              /* the last capture */
   sc__settle_done done;
+  double quiet_ms;          /* at rest = unchanged this long (0: two in a row) */
+  double since;             /* when f was first seen, 0 = not yet */
 } sc__settle;
 
 /* One step in progress. */
@@ -189,6 +191,11 @@ void sc__runner_clear(sc__runner *r);
  * screen is at rest after one capture instead of two. */
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
                        const sc__frame *seed);
+/* The same, at rest only once the capture has not changed for quiet_ms
+ * (polled at most every SC__QUIET_POLL_MS): the readiness gate. */
+#define SC__QUIET_POLL_MS 200.0
+void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, double quiet_ms,
+                             sc__settle_done done);
 /* Run step st (need index ni): appends a result, then calls next(r, rc). */
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
 /* The machine moves on after a step (step.c calls it). */

@@ -90,11 +90,21 @@ static void start_taken(sc__runner *r, int rc) {
 
 static void take_start(sc__runner *r) {
   const sc_step *first = r->s->nsteps ? &r->s->steps[0] : NULL;
+  double wait = first ? first->timeout_ms : SC__REST_WAIT_MS;
+  if (r->cycle == 1 && r->s->ready_quiet_ms > 0) {
+    /* The readiness gate: the first reference of the run is taken only
+     * once the whole screen has been still for ready_quiet_ms, so a client
+     * still painting (noVNC fills panels in batches) is waited for instead
+     * of becoming "start". Fresh captures: a seed's age is unknown. */
+    sc__frame_free(&r->last);
+    if (wait < r->s->ready_quiet_ms + SC__REST_WAIT_MS) wait = r->s->ready_quiet_ms + SC__REST_WAIT_MS;
+    sc__runner_settle_quiet(r, all_regions(r->s), sc__now_ms() + wait, r->s->ready_quiet_ms,
+                            start_taken);
+    return;
+  }
   sc__frame seed = r->last; /* the drift check's capture, or the last step's */
   r->last = (sc__frame){0};
-  sc__runner_settle(r, all_regions(r->s),
-                    sc__now_ms() + (first ? first->timeout_ms : SC__REST_WAIT_MS), start_taken,
-                    &seed);
+  sc__runner_settle(r, all_regions(r->s), sc__now_ms() + wait, start_taken, &seed);
   sc__frame_free(&seed);
 }
 

@@ -71,6 +71,7 @@ static void check(sc__scn *c, const char *text, size_t len) {
     s->default_timeout_ms = 8000;
     s->default_settle_ms = 300;
     s->drift = SC_DRIFT_WARN;
+    s->ready_quiet_ms = 1000;
     c->threshold = 0.1;
     c->max_pixels = 0;
     sc__scn_top(c, root);

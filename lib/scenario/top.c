@@ -8,7 +8,7 @@
 static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest", "input",
                                        "defaults", "points", "regions", "park",  "setup",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold",
-                                       "drift_max_pixels", NULL};
+                                       "drift_max_pixels", "ready_quiet_ms", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -243,4 +243,5 @@ void sc__scn_top(sc__scn *c, json_t *root) {
     sc__scn_leave(c);
   }
   drift(c, root);
+  sc__scn_number(c, root, "ready_quiet_ms", 0, SC__R_MS, &s->ready_quiet_ms);
 }

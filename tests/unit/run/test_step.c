@@ -541,6 +541,51 @@ static void no_snapshot_survives_into_the_next_cycle(void **st) {
   g_steps[1].expect = &g_changed;
 }
 
+/* The readiness gate: a client still painting (A, then C 400 ms later)
+ * must not become the run's "start". With the gate the start is C and a
+ * step that comes back to it passes; without it (ready_quiet_ms 0, the
+ * sabotage) the start is the half-painted A and the same step fails. */
+static void back_to_c(sc__runner *r, const sc_step_result *res, void *ud) {
+  (void)r, (void)ud;
+  if (!strcmp(res->step_id, "first")) g_w.after = "C";
+}
+
+static int run_half_painted(double quiet_ms) {
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "start"};
+  g_steps[1].expect = &eq;
+  g_steps[1].action.at = (sc_point){60, 20};
+  replan();
+  g_s.ready_quiet_ms = quiet_ms;
+  g_w.nch = 0;
+  g_w.ch[g_w.nch++] = (change){g_t + 400, 'C'};
+  g_w.after = "K";
+  g_w.delay = 10;
+  g_r.on_step = back_to_c;
+  assert_int_equal(sc__runner_start(&g_r), 0);
+  run_loop(1e12);
+  assert_int_equal(g_r.phase, SC__PH_DONE);
+  assert_int_equal(g_rr.nresults, 2);
+  assert_true(g_rr.results[0]->passed);
+  int passed = g_rr.results[1]->passed;
+  g_steps[1].expect = &g_changed;
+  g_s.ready_quiet_ms = 0;
+  return passed;
+}
+
+static void half_painted_screen_is_not_the_start(void **st) {
+  (void)st;
+  double t0 = g_t;
+  assert_true(run_half_painted(1000));
+  /* the gate waited for the paint and then a quiet second */
+  assert_true(g_w.nclick >= 1);
+  assert_true(g_w.click_at[0] - t0 >= 1400);
+}
+
+static void without_the_gate_a_half_painted_start_fails(void **st) {
+  (void)st;
+  assert_false(run_half_painted(0));
+}
+
 static void failure_images_show_what_was_compared(void **st) {
   (void)st;
   char *dir = sc_test_mkdtemp();
@@ -733,6 +778,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(first_notch_is_seen_during_the_gesture, setup, teardown),
       cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
       cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
+      cmocka_unit_test_setup_teardown(half_painted_screen_is_not_the_start, setup, teardown),
+      cmocka_unit_test_setup_teardown(without_the_gate_a_half_painted_start_fails, setup, teardown),
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
       cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
       cmocka_unit_test_setup_teardown(snapshots_are_packed_between_steps, setup, teardown),
