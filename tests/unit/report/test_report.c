@@ -75,6 +75,7 @@ static fixture *make_run(void) {
                           .scale_text = "12.5 m -> 100.0 m"};
   fx->drift[0] = (sc_drift){.cycle = 2, .region = "map", .pixels = 12};
   fx->run.scenario = &fx->sc;
+  fx->run.url = fx->sc.url; /* driven as the scenario says */
   fx->run.cycles = 2;
   fx->run.nresults = 5;
   for (int i = 0; i < 5; i++) fx->resp[i] = &fx->res[i];
@@ -180,6 +181,41 @@ static void verdicts(void **st) {
   free(fx);
 }
 
+/* A run driven on another URL (--url) names that one in every report
+ * that has a URL, and never the scenario's. */
+#define DRIVEN_URL "file:///srv/app/index.html?mode=driven"
+static void the_driven_url_is_reported(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  fx->run.url = DRIVEN_URL;
+  char *dir = sc_test_mkdtemp();
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", dir);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  const char *want[] = {"\"url\": \"" DRIVEN_URL "\"",
+                        "<property name=\"url\" value=\"" DRIVEN_URL "\"/>",
+                        ",stepcheck 1-1,text,true,,0,0,1,1," DRIVEN_URL ","};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(ws[i](path, &fx->run), 0);
+    char *got = sc_test_slurp(path, NULL);
+    assert_non_null(got);
+    if (!strstr(got, want[i])) fail_msg("writer %zu lacks %s:\n%s", i, want[i], got);
+    if (strstr(got, "6080")) fail_msg("writer %zu names the scenario's url:\n%s", i, got);
+    free(got);
+  }
+  /* unknown (a page the caller opened without saying its url): null, not
+   * the scenario's */
+  fx->run.url = NULL;
+  assert_int_equal(sc_report_json(path, &fx->run), 0);
+  char *got = sc_test_slurp(path, NULL);
+  assert_non_null(strstr(got, "\"url\": null"));
+  assert_null(strstr(got, "6080"));
+  free(got);
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -230,6 +266,7 @@ int main(void) {
       cmocka_unit_test(golden_junit),
       cmocka_unit_test(golden_jtl),
       cmocka_unit_test(verdicts),
+      cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
       cmocka_unit_test(alloc_failure),
   };
