@@ -1,6 +1,8 @@
 /* stepcheck run --users N: many users from this process (sc_load_run),
- * a progress line per ramp level, the load reports; Ctrl-C or SIGTERM
- * stops every user, stops what was launched and still writes the reports. */
+ * a progress line per ramp level, the load reports; SIGINT (Ctrl-C),
+ * SIGTERM or SIGHUP stops every user, stops what was launched and still
+ * writes the reports (exit 3); a second one of the same kind ends the
+ * process at once. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,20 +102,22 @@ static void grid_end(grid *gr) {
   gr->n = 0;
 }
 
+static const int k_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof k_stop_signals / sizeof k_stop_signals[0])
+
 int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
-  struct sigaction sa, old_int, old_term;
+  struct sigaction sa, old[NSTOP];
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  sa.sa_flags = SA_RESETHAND;
+  for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &sa, &old[i]);
   live l = {isatty(2), a->quiet, 0, 0};
   grid gr;
   memset(&gr, 0, sizeof gr);
   int code = a->grid ? grid_begin(&gr, a) : EXIT_OK;
   if (code != EXIT_OK) {
     grid_end(&gr);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &old[i], NULL);
     return code;
   }
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
@@ -149,7 +153,6 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   if (g_cancel && code == EXIT_OK) code = cli_err(EXIT_INFRA, "run: interrupted");
   if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;
   sc_load_result_free(r);
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
+  for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &old[i], NULL);
   return code;
 }
