@@ -3,9 +3,12 @@
  * errors that name the path, allocation failure. */
 #include "testutil.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "stepcheck.h"
@@ -230,6 +233,32 @@ static void errors_name_the_path(void **st) {
   free(fx);
 }
 
+/* A full disk (the temporary file is a link to /dev/full): an error that
+ * names the report file and the reason, and nothing left behind. */
+static void a_full_disk_names_the_report(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char path[512], tmp[600];
+  snprintf(path, sizeof path, "%s/report.out", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(symlink("/dev/full", tmp), 0);
+    assert_int_equal(ws[i](path, &fx->run), SC_EIO);
+    const char *m = sc_errmsg();
+    if (strncmp(m, path, strlen(path)) != 0 || !strstr(m, ": not written: ") ||
+        !strstr(m, strerror(ENOSPC)) || strchr(m, '\n'))
+      fail_msg("writer %zu: %s", i, m);
+    struct stat sb;
+    assert_int_equal(lstat(path, &sb), -1);
+    assert_int_equal(lstat(tmp, &sb), -1); /* the temporary file is removed */
+  }
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
 typedef struct write_call {
   writer w;
   const char *path;
@@ -268,6 +297,7 @@ int main(void) {
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
+      cmocka_unit_test(a_full_disk_names_the_report),
       cmocka_unit_test(alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
