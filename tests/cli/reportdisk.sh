@@ -49,6 +49,27 @@ run() { # name args...
   echo $? >"$tmp/$name.rc"
 }
 
+# --- a report dir that cannot be made: refused before anything runs
+: >"$tmp/afile"
+"$cli" run "$scn" --url "$url" --report "$tmp/afile/sub" >"$tmp/mk.out" 2>"$tmp/mk.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/mk.err")" -eq 1 ] &&
+   grep -q "^stepcheck: run: --report $tmp/afile/sub: Not a directory$" "$tmp/mk.err"; then ok; else
+  bad "uncreatable --report: exit $rc"; cat "$tmp/mk.err"
+fi
+
+# --- the table's stdout full: one line naming it, exit 3, report.json
+# still written with the verdict
+"$cli" run "$scn" --url "$url" --quiet --cycles 1 --report "$tmp/sf" >/dev/full 2>"$tmp/stdout-full.err"
+rc=$?
+if [ "$rc" -eq 3 ] && [ "$(grep -c '^stepcheck: ' "$tmp/stdout-full.err")" -eq 1 ] &&
+   grep -q "^stepcheck: stdout: report table: write failed: No space left on device$" "$tmp/stdout-full.err" &&
+   python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['result'] == 'PASS'" "$tmp/sf/report.json"; then
+  ok
+else
+  bad "stdout full: exit $rc"; cat "$tmp/stdout-full.err"
+fi
+
 # --- a read-only report dir
 ro=$tmp/ro
 if small_fs "$ro" 64k; then

@@ -71,7 +71,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   int code = EXIT_OK;
   /* The run's own message: writing the table may overwrite sc_errmsg(). */
   if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
-  if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "table");
+  if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "stdout");
   char dflt[4096];
   const char *json = a->json;
   if (r && a->report && !json) {
