@@ -47,7 +47,7 @@ typedef struct sc_drift {
  * One user's run. Allocated by the library only and handed out by pointer:
  * fields are only ever appended (see docs/api.md), so never allocate, copy
  * or take sizeof of it. The scenario is BORROWED: keep it alive as long as
- * the result (reports read its app name, url and step timeouts).
+ * the result (reports read its app name, path and step timeouts).
  */
 typedef struct sc_run_result {
   const sc_scenario *scenario; /**< borrowed: must outlive the result */

@@ -4,10 +4,11 @@
 # grew by at most 1 MiB from minute 2 to the end of the run, its open fd
 # count did not grow over the same span, and no browser process or profile
 # dir of the run is left afterwards. RSS and fds are sampled every 5 s
-# from /proc/PID; "at minute 2" and "at the end" are the highest sample of
-# the minute after the mark and of the run's last minute (a point sample
-# moves with every free, and the library opens /proc files for a moment
-# each second to sample itself).
+# from /proc/PID; "at minute 2" and "at the end" are, for RSS, the highest
+# sample of the minute after the mark and of the run's last minute (a
+# point sample moves with every frame decoded and freed), and for fds the
+# lowest (the library opens /proc files for a moment each second to sample
+# itself; a leaked fd raises the lowest count too).
 #   SOAK_SECONDS=60 (default 600): a shorter smoke run; the warm-up mark is
 #   then 1/3 of the run instead of 120 s (times from the main run's start,
 #   after the one-cycle warm-up user).
@@ -84,11 +85,12 @@ late = [s for s in at_mark if s[0] >= secs - win]
 if not early or not late:
     print("FAIL no samples in the windows", rows); sys.exit(1)
 rss0, rss1 = max(s[1] for s in early), max(s[1] for s in late)
-fd0, fd1 = max(s[2] for s in early), max(s[2] for s in late)
+fd0, fd1 = min(s[2] for s in early), min(s[2] for s in late)
 print(f"RSS (KiB, max of {win:.0f} s windows): {rss0} at {mark}-{mark + win:.0f} s, "
       f"{rss1} at {secs - win:.0f}-{secs} s: growth {rss1 - rss0} KiB; "
       f"first sample after the mark {at_mark[0][1]}, last {at_mark[-1][1]}; "
-      f"fds {fd0} -> {fd1}")
+      f"fds (lowest) {fd0} -> {fd1}, highest {max(s[2] for s in early)} -> "
+      f"{max(s[2] for s in late)}")
 # The process's own CPU per verified step over the whole run (ticks of
 # 10 ms; the warm-up's steps included).
 import os
