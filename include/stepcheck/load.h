@@ -65,6 +65,9 @@ typedef struct sc_load_result {
   char **warnings;              /**< e.g. "generator CPU 171% > 160% (80% of 2 cores)
                                      at 42 s: counts past here measure the generator" */
   double started_unix_ms, ended_unix_ms;
+  /* 0.2.0 */
+  const char *url;              /**< the URL every user was opened on (the override, or the
+                                     scenario's); reports write this one. Owned */
 } sc_load_result;
 
 typedef struct sc_load_options {

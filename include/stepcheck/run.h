@@ -48,7 +48,7 @@ typedef struct sc_drift {
  * One user's run. Allocated by the library only and handed out by pointer:
  * fields are only ever appended (see docs/api.md), so never allocate, copy
  * or take sizeof of it. The scenario is BORROWED: keep it alive as long as
- * the result (reports read its app name, url and step timeouts).
+ * the result (reports read its app name, path and step timeouts).
  */
 typedef struct sc_run_result {
   const sc_scenario *scenario; /**< borrowed: must outlive the result */
@@ -65,6 +65,12 @@ typedef struct sc_run_result {
   const char *user_name;       /**< "user-1", ...; owned by the result */
   double started_unix_ms;      /**< wall clock when the user was started (page open) */
   double ended_unix_ms;        /**< wall clock when the user finished */
+  /* 0.2.0 */
+  const char *url;             /**< the URL this user's page was opened on: the caller's
+                                    override (sc_run_options.url, --url) or else the
+                                    scenario's; for a page the caller opened
+                                    (sc_run_options.page), its sc_run_options.url or NULL
+                                    (unknown). Reports write this one. Owned by the result */
 } sc_run_result;
 
 /** Called after every step result (setup and cycle steps), exactly once per result. */

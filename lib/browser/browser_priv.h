@@ -41,4 +41,15 @@ void sc__browser_stop(sc_browser *b);
 /* Remove a directory tree (no symlinks followed). Returns 0 or SC_EIO. */
 int sc__rmtree(const char *dir);
 
+/* Profiles of launched browsers are BASE/stepcheck-PID-XXXXXX, PID the
+ * launching process. */
+#define SC__PROFILE_PREFIX "stepcheck-"
+/* Remove the profiles in base whose launching process is gone: entries
+ * named SC__PROFILE_PREFIX "PID-XXXXXX" that are directories (not links)
+ * of this effective uid and whose PID no longer exists (kill(PID, 0)
+ * fails with ESRCH). A live owner's profile is never touched (a reused
+ * PID keeps a stale one until that process ends too). Returns how many
+ * were removed; errors are ignored (the next launch tries again). */
+int sc__profile_sweep(const char *base);
+
 #endif

@@ -56,13 +56,19 @@ static const char *const sc__local_flags[] = {
     NULL,
 };
 
-/* mkdtemp on /dev/shm, else $TMPDIR, else /tmp; mode 0700. */
+/* mkdtemp on /dev/shm, else $TMPDIR, else /tmp; mode 0700. The name
+ * carries our pid (SC__PROFILE_PREFIX "PID-XXXXXX"), so a later launch
+ * can tell a profile whose owner died (SIGKILL, a crash: nobody removed
+ * it) and remove it first (sc__profile_sweep). */
 static int make_profile_dir(char **out) {
   const char *bases[] = {"/dev/shm", getenv("TMPDIR"), "/tmp"};
+  size_t nbases = sizeof bases / sizeof bases[0];
+  for (size_t i = 0; i < nbases; i++)
+    if (bases[i] && *bases[i]) sc__profile_sweep(bases[i]);
   int last = 0;
-  for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+  for (size_t i = 0; i < nbases; i++) {
     if (!bases[i] || !*bases[i]) continue;
-    char *dir = sc__asprintf("%s/stepcheck-XXXXXX", bases[i]);
+    char *dir = sc__asprintf("%s/" SC__PROFILE_PREFIX "%ld-XXXXXX", bases[i], (long)getpid());
     if (!dir) return sc__err(SC_ENOMEM, "launch: out of memory");
     if (mkdtemp(dir) && chmod(dir, 0700) == 0) {
       *out = dir;

@@ -1,7 +1,9 @@
 /* Stopping a launched browser: the whole process group, no zombies, and the
  * profile directory removed. */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,4 +62,40 @@ int sc__rmtree(const char *dir) {
   if (nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
     return sc__err(SC_EIO, "rm %s: %s", dir, strerror(errno));
   return 0;
+}
+
+/* PID of a name SC__PROFILE_PREFIX "PID-XXXXXX" (mkdtemp's six), else 0. */
+static long profile_owner(const char *name) {
+  size_t np = strlen(SC__PROFILE_PREFIX);
+  if (strncmp(name, SC__PROFILE_PREFIX, np) != 0) return 0;
+  const char *d = name + np;
+  if (*d < '1' || *d > '9') return 0;
+  char *end;
+  errno = 0;
+  long pid = strtol(d, &end, 10);
+  if (errno || end - d > 10 || *end != '-' || strlen(end + 1) != 6 || pid <= 0 ||
+      pid > 0x7fffffffL)
+    return 0;
+  return pid;
+}
+
+int sc__profile_sweep(const char *base) {
+  DIR *d = opendir(base);
+  if (!d) return 0;
+  int removed = 0;
+  uid_t me = geteuid();
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    long pid = profile_owner(e->d_name);
+    if (!pid || pid == (long)getpid()) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive (or not ours to ask) */
+    char *path = sc__asprintf("%s/%s", base, e->d_name);
+    struct stat st;
+    if (path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == me &&
+        sc__rmtree(path) == 0)
+      removed++;
+    sc__free(path);
+  }
+  closedir(d);
+  return removed;
 }

@@ -1,5 +1,7 @@
 /* Report files are written to path.tmp and renamed, so a reader never sees
- * half a report. */
+ * half a report. Errors name the report file first, then the temporary
+ * file and the system's reason: "r/report.json: not written: cannot create
+ * r/report.json.tmp: Read-only file system". */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +17,8 @@ int sc__report_open(sc__report_file *rf, const char *path) {
   if (!rf->tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
   rf->f = fopen(rf->tmp, "w");
   if (!rf->f) {
-    int rc = sc__err(SC_EIO, "%s: %s", rf->tmp, strerror(errno));
+    int rc = sc__err(SC_EIO, "%s: not written: cannot create %s: %s", path, rf->tmp,
+                     strerror(errno));
     sc__free(rf->tmp);
     rf->tmp = NULL;
     return rc;
@@ -32,9 +35,12 @@ int sc__report_close(sc__report_file *rf, int rc) {
     saved = errno;
   }
   rf->f = NULL;
-  if (!rc && werr) rc = sc__err(SC_EIO, "%s: write failed: %s", rf->tmp, strerror(saved));
+  if (!rc && werr)
+    rc = sc__err(SC_EIO, "%s: not written: writing %s failed: %s", rf->path, rf->tmp,
+                 strerror(saved));
   if (!rc && rename(rf->tmp, rf->path) != 0)
-    rc = sc__err(SC_EIO, "%s: rename from %s failed: %s", rf->path, rf->tmp, strerror(errno));
+    rc = sc__err(SC_EIO, "%s: not written: rename from %s failed: %s", rf->path, rf->tmp,
+                 strerror(errno));
   if (rc) unlink(rf->tmp);
   sc__free(rf->tmp);
   rf->tmp = NULL;

@@ -111,7 +111,7 @@ json_t *sc__report_json_run(const sc_run_result *r) {
   return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
                    "app", sc__report_jstr(sc__report_app(r->scenario)),
                    "scenario", sc__report_jstr(sc ? sc->path : NULL),
-                   "url", sc__report_jstr(sc ? sc->url : NULL),
+                   "url", sc__report_jstr(r->url),
                    "cycles", r->cycles,
                    "result", is_void ? "VOID" : "PASS",
                    "passed", !is_void,

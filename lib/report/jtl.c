@@ -31,7 +31,6 @@ void sc__report_jtl_header(FILE *f) {
 
 void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
                         const char *thread, int threads) {
-  const char *url = r->scenario ? r->scenario->url : NULL;
   double latency = s->first_change_ms >= 0 ? s->first_change_ms : 0;
   fprintf(f, "%lld,%lld,", (long long)llround(s->started_unix_ms),
           (long long)llround(sc__report_elapsed(r, s)));
@@ -41,7 +40,7 @@ void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s
   fprintf(f, ",text,%s,", s->passed ? "true" : "false");
   if (!s->passed) put_csv(f, s->reason ? s->reason : "failed");
   fprintf(f, ",0,0,%d,%d,", threads, threads);
-  put_csv(f, url);
+  put_csv(f, r->url);
   fprintf(f, ",%lld,0,0\n", (long long)llround(latency));
 }
 

@@ -81,7 +81,7 @@ void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, con
   snprintf(cycles, sizeof cycles, "%d", r->cycles);
   property(f, in, "cycles", cycles);
   if (r->scenario && r->scenario->path) property(f, in, "scenario", r->scenario->path);
-  if (r->scenario && r->scenario->url) property(f, in, "url", r->scenario->url);
+  if (r->url) property(f, in, "url", r->url);
   fprintf(f, "%s  </properties>\n", in);
   for (size_t i = 0; i < r->nresults; i++) testcase(f, in, r, r->results[i]);
   if (r->error) {

@@ -88,7 +88,7 @@ static json_t *load_json(const sc_load_result *r) {
                    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                    "app", sc__report_jstr(sc__report_app(sc)),
                    "scenario", sc__report_jstr(sc ? sc->path : NULL),
-                   "url", sc__report_jstr(sc ? sc->url : NULL),
+                   "url", sc__report_jstr(r->url),
                    "result", v.is_void ? "VOID" : "PASS",
                    "passed", !v.is_void,
                    "void_reason", sc__report_jstr(v.why),

@@ -1,6 +1,7 @@
 /* The human-readable report of a load run: levels, the summary over every
  * user, one line per user, the warm-up and the bar it sets, the generator's
  * cost, and the verdict line. */
+#include <errno.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -177,6 +178,9 @@ SC_EXTERN int sc_report_load_table(FILE *out, const sc_load_result *r) {
   }
   fputc('\n', out);
   result_line(out, r);
-  if (ferror(out) || fflush(out) != 0) return sc__err(SC_EIO, "report load table: write failed");
+  /* fflush retries what is buffered, so errno is the writes' own reason */
+  int bad = ferror(out);
+  if (fflush(out) != 0 || bad)
+    return sc__err(SC_EIO, "report load table: write failed: %s", strerror(errno));
   return 0;
 }

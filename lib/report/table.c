@@ -1,5 +1,8 @@
 /* The human-readable report: one line per step result, a JMeter-style
  * summary per step id, and the verdict line. */
+#include <errno.h>
+#include <string.h>
+
 #include "core/core.h"
 #include "report/report_int.h"
 
@@ -88,6 +91,9 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   else
     fprintf(out, "RESULT: VOID %zu of %zu steps failed%s\n", failed, r->nresults,
             failed ? "" : r->error ? " (run stopped on an error)" : " (drift check failed)");
-  if (ferror(out) || fflush(out) != 0) return sc__err(SC_EIO, "report table: write failed");
+  /* fflush retries what is buffered, so errno is the writes' own reason */
+  int bad = ferror(out);
+  if (fflush(out) != 0 || bad)
+    return sc__err(SC_EIO, "report table: write failed: %s", strerror(errno));
   return 0;
 }

@@ -284,6 +284,11 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   L.res = sc__calloc(1, sizeof *L.res);
   if (!L.res) return sc__err(SC_ENOMEM, "load: out of memory");
   L.res->scenario = s;
+  const char *url = opts->url ? opts->url : s->url;
+  if (url && !(L.res->url = sc__strdup(url))) {
+    sc__free(L.res);
+    return sc__err(SC_ENOMEM, "load: out of memory");
+  }
   L.res->cores = sc__cpu_count();
   L.res->cpu_warn_pct = SC__CPU_WARN_SHARE * 100.0 * L.res->cores;
   *out = L.res;
@@ -332,6 +337,7 @@ SC_EXTERN void sc_load_result_free(sc_load_result *r) {
   sc__free(r->samples);
   sc__free(r->warnings);
   sc__free(r->error);
+  sc__free((char *)r->url);
   sc__free(r);
 }
 

@@ -152,7 +152,7 @@ static int check_loop(sc_multi *m, sc_loop *l, const char *what) {
   return 0;
 }
 
-static int new_user(muser **out, sc_multi *m, const char *name) {
+static int new_user(muser **out, sc_multi *m, const char *name, const char *url) {
   *out = NULL;
   if (m->n == m->cap) {
     size_t cap = m->cap ? m->cap * 2 : 8;
@@ -164,16 +164,19 @@ static int new_user(muser **out, sc_multi *m, const char *name) {
   muser *u = sc__calloc(1, sizeof *u);
   sc_run_result *rr = sc__calloc(1, sizeof *rr);
   char *nm = name ? sc__strdup(name) : sc__asprintf("user-%zu", m->n + 1);
-  if (!u || !rr || !nm) {
+  char *driven = url ? sc__strdup(url) : NULL;
+  if (!u || !rr || !nm || (url && !driven)) {
     sc__free(u);
     sc__free(rr);
     sc__free(nm);
+    sc__free(driven);
     return sc__err(SC_ENOMEM, "multi: out of memory");
   }
   rr->scenario = m->s;
   rr->started_unix_ms = sc__unix_ms(); /* the user exists from its add on */
   rr->user = (int)m->n;
   rr->user_name = nm;
+  rr->url = driven;
   u->m = m;
   u->index = (int)m->n;
   u->rr = rr;
@@ -206,7 +209,7 @@ SC_EXTERN int sc_multi_add(sc_multi *m, sc_browser *b, const char *url, const ch
   if (!url) url = m->s->url;
   if (!url) return sc__err(SC_EINVAL, "sc_multi_add: no url (the scenario has none)");
   muser *u;
-  if ((rc = new_user(&u, m, name)) < 0) return rc;
+  if ((rc = new_user(&u, m, name, url)) < 0) return rc;
   sc_page_options po;
   sc_run_page_options(&po, m->s);
   u->own_page = 1;
@@ -218,12 +221,12 @@ SC_EXTERN int sc_multi_add(sc_multi *m, sc_browser *b, const char *url, const ch
   return u->index;
 }
 
-int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name) {
+int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *url) {
   if (!m || !p) return sc__err(SC_EINVAL, "sc_multi_add: NULL page");
   int rc = check_loop(m, sc__page_loop(p), "the page");
   if (rc) return rc;
   muser *u;
-  if ((rc = new_user(&u, m, name)) < 0) return rc;
+  if ((rc = new_user(&u, m, name, url)) < 0) return rc;
   u->page = p;
   start_runner(u);
   return u->index;

@@ -7,8 +7,9 @@
 #include "stepcheck/page.h"
 
 /* Add a user on a page that is already open (borrowed: not closed by the
- * handle). Returns the user's index or a negative sc_error. */
-int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name);
+ * handle); url, when known, is what the page shows (for the reports).
+ * Returns the user's index or a negative sc_error. */
+int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *url);
 /* The error that ended user i (0 none). */
 int sc__multi_user_rc(const sc_multi *m, size_t i);
 /* The handle's loop (NULL before the first user). */

@@ -125,7 +125,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0 && !opts->page && !opts->browser) rc = sc_browser_launch(&own, opts->browser_options);
   if (rc == 0)
-    rc = opts->page ? sc__multi_add_page(m, opts->page, NULL)
+    rc = opts->page ? sc__multi_add_page(m, opts->page, NULL, opts->url)
                     : sc_multi_add(m, opts->browser ? opts->browser : own, opts->url, NULL);
   if (rc >= 0) {
     int canceled = 0;
@@ -149,6 +149,8 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
       rr->scenario = s;
       rr->cycles = fwd.cycles;
       rr->error = sc__strdup(e.msg);
+      const char *url = opts->url || opts->page ? opts->url : s->url;
+      rr->url = url ? sc__strdup(url) : NULL;
     }
     sc__err_restore(&e, rc);
   }
@@ -168,6 +170,7 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   sc__free(r->drift);
   sc__free(r->error);
   sc__free((char *)r->user_name);
+  sc__free((char *)r->url);
   sc__free(r);
 }
 

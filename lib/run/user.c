@@ -278,8 +278,10 @@ void sc__runner_cancel(sc__runner *r, const char *why) {
     sc__frame_free(&r->sm.prev);
     sc__free(r->sm.v);
     sc__free(r->sm.sb);
+    sc__free(r->sm.cb); /* the colour counts too (they leaked on Ctrl-C) */
     r->sm.v = NULL;
     r->sm.sb = NULL;
+    r->sm.cb = NULL;
   }
   end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
 }

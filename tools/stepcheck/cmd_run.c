@@ -71,7 +71,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   int code = EXIT_OK;
   /* The run's own message: writing the table may overwrite sc_errmsg(). */
   if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
-  if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "table");
+  if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "stdout");
   char dflt[4096];
   const char *json = a->json;
   if (r && a->report && !json) {
@@ -87,18 +87,23 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   return code;
 }
 
-/* One user: Ctrl-C or SIGTERM stops the run, which still writes its table
- * and reports, and stops the browser it launched (profile removed). */
+/* One user: SIGINT (Ctrl-C), SIGTERM or SIGHUP stops the run: the step in
+ * progress ends unjudged, the table and reports are still written (VOID),
+ * and the browser it launched is stopped (profile removed); exit 3. A
+ * second signal of the same kind ends the process at once (the browser
+ * dies with it; its profile goes at the next launch). */
+static const int k_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof k_stop_signals / sizeof k_stop_signals[0])
+
 static int run_one(const cli_run_args *a, const sc_scenario *s) {
-  struct sigaction sa, old_int, old_term;
+  struct sigaction sa, old[NSTOP];
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  sa.sa_flags = SA_RESETHAND;
+  for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &sa, &old[i]);
   int code = run_one_body(a, s);
   if (g_stop && (code == EXIT_OK || code == EXIT_FAIL)) code = cli_err(EXIT_INFRA, "run: interrupted");
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
+  for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &old[i], NULL);
   return code;
 }
 

@@ -72,6 +72,7 @@ static sc_step_result *add(user_fx *u, const char *id, int cycle, double start,
 static void user_init(fixture *fx, user_fx *u, int index, const char *name, double start,
                       double end) {
   u->run.scenario = &fx->sc;
+  u->run.url = fx->sc.url;
   u->run.results = u->resp;
   u->run.user = index;
   u->run.user_name = name;
@@ -158,6 +159,7 @@ static fixture *make_load(void) {
 
   sc_load_result *r = &fx->load;
   r->scenario = &fx->sc;
+  r->url = fx->sc.url;
   r->warmup = &w->run;
   r->nusers = 3;
   r->users = fx->users;
@@ -443,6 +445,33 @@ static void table_verdicts(void **st) {
   free(fx);
 }
 
+/* A load driven on another URL (--url) names that one for the load and
+ * for every user, in every report that has a URL, never the scenario's. */
+#define DRIVEN_URL "file:///srv/app/index.html?mode=driven"
+static void the_driven_url_is_reported(void **st) {
+  (void)st;
+  fixture *fx = make_load();
+  fx->load.url = DRIVEN_URL;
+  fx->warm.run.url = DRIVEN_URL;
+  for (int i = 0; i < 3; i++) fx->u[i].run.url = DRIVEN_URL;
+  writer ws[] = {sc_report_load_json, sc_report_load_junit, sc_report_load_jtl};
+  const char *want[] = {"\"url\": \"" DRIVEN_URL "\"",
+                        "<property name=\"url\" value=\"" DRIVEN_URL "\"/>",
+                        ",0,0,2,2," DRIVEN_URL ","};
+  const int times[] = {5, 3, 19}; /* load + warm-up + 3 users; 3 suites; every row */
+  for (size_t i = 0; i < 3; i++) {
+    size_t len;
+    char *got = file_of(ws[i], &fx->load, &len);
+    int n = 0;
+    for (const char *p = got; (p = strstr(p, DRIVEN_URL)) != NULL; p++) n++;
+    if (!strstr(got, want[i]) || n != times[i])
+      fail_msg("writer %zu: %d times %s, want %d:\n%s", i, n, want[i], times[i], got);
+    if (strstr(got, "6080")) fail_msg("writer %zu names the scenario's url:\n%s", i, got);
+    free(got);
+  }
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_load();
@@ -507,6 +536,7 @@ int main(void) {
       cmocka_unit_test(jtl_threads),
       cmocka_unit_test(json_users),
       cmocka_unit_test(table_verdicts),
+      cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
       cmocka_unit_test(alloc_failure),
   };

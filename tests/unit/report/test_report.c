@@ -3,9 +3,12 @@
  * errors that name the path, allocation failure. */
 #include "testutil.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "stepcheck.h"
@@ -75,6 +78,7 @@ static fixture *make_run(void) {
                           .scale_text = "12.5 m -> 100.0 m"};
   fx->drift[0] = (sc_drift){.cycle = 2, .region = "map", .pixels = 12};
   fx->run.scenario = &fx->sc;
+  fx->run.url = fx->sc.url; /* driven as the scenario says */
   fx->run.cycles = 2;
   fx->run.nresults = 5;
   for (int i = 0; i < 5; i++) fx->resp[i] = &fx->res[i];
@@ -180,6 +184,41 @@ static void verdicts(void **st) {
   free(fx);
 }
 
+/* A run driven on another URL (--url) names that one in every report
+ * that has a URL, and never the scenario's. */
+#define DRIVEN_URL "file:///srv/app/index.html?mode=driven"
+static void the_driven_url_is_reported(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  fx->run.url = DRIVEN_URL;
+  char *dir = sc_test_mkdtemp();
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", dir);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  const char *want[] = {"\"url\": \"" DRIVEN_URL "\"",
+                        "<property name=\"url\" value=\"" DRIVEN_URL "\"/>",
+                        ",stepcheck 1-1,text,true,,0,0,1,1," DRIVEN_URL ","};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(ws[i](path, &fx->run), 0);
+    char *got = sc_test_slurp(path, NULL);
+    assert_non_null(got);
+    if (!strstr(got, want[i])) fail_msg("writer %zu lacks %s:\n%s", i, want[i], got);
+    if (strstr(got, "6080")) fail_msg("writer %zu names the scenario's url:\n%s", i, got);
+    free(got);
+  }
+  /* unknown (a page the caller opened without saying its url): null, not
+   * the scenario's */
+  fx->run.url = NULL;
+  assert_int_equal(sc_report_json(path, &fx->run), 0);
+  char *got = sc_test_slurp(path, NULL);
+  assert_non_null(strstr(got, "\"url\": null"));
+  assert_null(strstr(got, "6080"));
+  free(got);
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -191,6 +230,32 @@ static void errors_name_the_path(void **st) {
     assert_int_equal(ws[i](NULL, &fx->run), SC_EINVAL);
   }
   assert_int_equal(sc_report_table(NULL, &fx->run), SC_EINVAL);
+  free(fx);
+}
+
+/* A full disk (the temporary file is a link to /dev/full): an error that
+ * names the report file and the reason, and nothing left behind. */
+static void a_full_disk_names_the_report(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char path[512], tmp[600];
+  snprintf(path, sizeof path, "%s/report.out", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(symlink("/dev/full", tmp), 0);
+    assert_int_equal(ws[i](path, &fx->run), SC_EIO);
+    const char *m = sc_errmsg();
+    if (strncmp(m, path, strlen(path)) != 0 || !strstr(m, ": not written: ") ||
+        !strstr(m, strerror(ENOSPC)) || strchr(m, '\n'))
+      fail_msg("writer %zu: %s", i, m);
+    struct stat sb;
+    assert_int_equal(lstat(path, &sb), -1);
+    assert_int_equal(lstat(tmp, &sb), -1); /* the temporary file is removed */
+  }
+  sc_test_rmtree(dir);
+  free(dir);
   free(fx);
 }
 
@@ -230,7 +295,9 @@ int main(void) {
       cmocka_unit_test(golden_junit),
       cmocka_unit_test(golden_jtl),
       cmocka_unit_test(verdicts),
+      cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
+      cmocka_unit_test(a_full_disk_names_the_report),
       cmocka_unit_test(alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

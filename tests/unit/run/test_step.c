@@ -606,7 +606,7 @@ static void failure_images_show_what_was_compared(void **st) {
    * the step's own start (K: a white block). */
   sc_image *img = NULL;
   assert_int_equal(sc_image_load_png(&img, res->artifacts[0], NULL), 0);
-  assert_non_null(strstr(res->artifacts[0], "c1-second-r-before.png"));
+  assert_non_null(strstr(res->artifacts[0], "@c1-second@r-before.png"));
   assert_int_equal(sc_image_pixel(img, 12, 12), 0x000000ffu);
   sc_image_free(img);
   assert_int_equal(sc_image_load_png(&img, res->artifacts[1], NULL), 0);
