@@ -163,6 +163,12 @@ static void on_canvas(sc__opener *op, json_t *res) {
   int ok = check_canvas(op->p, g, why, sizeof why);
   char msg[400];
   if (ok == 1) {
+    sc__free(op->p->finder); /* kept for the guest check (guest.c) */
+    op->p->finder = sc__strdup(op->expr);
+    if (!op->p->finder) {
+      open_done(op, SC_ENOMEM, "page: out of memory");
+      return;
+    }
     open_done(op, 0, NULL);
     return;
   }

@@ -94,6 +94,7 @@ static void page_release(sc_page *p) {
   sc__free(p->context_id);
   sc__free(p->target_id);
   sc__free(p->session_id);
+  sc__free(p->finder);
   sc__free(p);
 }
 

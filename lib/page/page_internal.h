@@ -24,6 +24,7 @@ struct sc_page {
   sc__listener_id lid;   /* our event listener on the client, 0 none */
   int crashed;           /* the renderer crashed (Inspector.targetCrashed) */
   sc__browser_dep dep;   /* tracked by the browser: freed first, it orphans us */
+  char *finder;          /* the canvas finder the page opened with (guest.c) */
 };
 
 /* One CDP command on this page's session; *result (optional) new reference.
@@ -76,6 +77,9 @@ typedef struct sc__waiter {
 } sc__waiter;
 void sc__waited(int status, const char *errmsg, void *ud);
 int sc__page_wait_for(sc_page *p, sc__waiter *w, int rc);
+/* Is the canvas still where the page opened it (guest.c)? cb gets 0, or
+ * SC_EGEOMETRY naming what became of it. */
+int sc__page_guest_check_async(sc_page *p, sc__done_cb cb, void *ud);
 /* Register p (p->browser set) with its browser (page.c). */
 void sc__page_track(sc_page *p);
 /* Argument checks (check.c): SC_EINVAL naming fn for a NULL page, or a

@@ -31,9 +31,12 @@ static uint64_t p_timer(void *ctx, double at_ms, sc__io_tick cb, void *ud) {
   return sc__loop_timer(sc__page_loop(ctx), at_ms, cb, ud);
 }
 static void p_cancel(void *ctx, uint64_t id) { sc__loop_cancel(sc__page_loop(ctx), id); }
+static int p_guest(void *ctx, sc__io_done cb, void *ud) {
+  return sc__page_guest_check_async(ctx, cb, ud);
+}
 
 sc__runner_io sc__runner_page_io(sc_page *p) {
-  sc__runner_io io = {p_move, p_click, p_notch, p_key, p_capture,
-                      p_decode, p_timer, p_cancel, p};
+  sc__runner_io io = {p_move,  p_click, p_notch,  p_key, p_capture,
+                      p_decode, p_timer, p_cancel, p_guest, p};
   return io;
 }

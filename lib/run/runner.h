@@ -34,6 +34,9 @@ typedef struct sc__runner_io {
   /* a timer at absolute monotonic ms; returns an id > 0, 0 when out of memory */
   uint64_t (*timer)(void *ctx, double at_ms, sc__io_tick cb, void *ud);
   void (*cancel)(void *ctx, uint64_t id);
+  /* is the guest (the canvas) still where the page opened it? 0, or
+   * SC_EGEOMETRY saying what became of it; NULL = not asked */
+  int (*guest)(void *ctx, sc__io_done cb, void *ud);
   void *ctx;
 } sc__runner_io;
 

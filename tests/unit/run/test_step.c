@@ -109,7 +109,7 @@ static void run_loop(double limit) {
     g_ev[best].live = 0;
     if (e.at > g_t) g_t = e.at;
     if (e.kind == 0) {
-      e.done(0, NULL, e.ud);
+      e.done(e.status, e.status ? "the application's canvas is gone from the page" : NULL, e.ud);
     } else if (e.kind == 1 && e.status) {
       e.captured(e.status, "Page.captureScreenshot: timed out", NULL, 0, e.ud);
     } else if (e.kind == 1) {
@@ -191,6 +191,16 @@ static void f_cancel(void *ctx, uint64_t id) {
   for (int i = 0; i < 256; i++)
     if (g_ev[i].live && g_ev[i].id == id) g_ev[i].live = 0;
 }
+/* The guest check: the canvas is gone from g_guest_gone_at on (0: never). */
+static double g_guest_gone_at;
+static int g_guest_checks;
+static int f_guest(void *ctx, sc__io_done cb, void *ud) {
+  (void)ctx;
+  g_guest_checks++;
+  event *e = post(g_t + 1, 0, (void *)cb, ud);
+  if (g_guest_gone_at > 0 && g_t >= g_guest_gone_at) e->status = SC_EGEOMETRY;
+  return 0;
+}
 /* Frame id -> picture: 'A' black; other letters paint a block whose size
  * grows with the letter, so every frame differs from every other. */
 static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
@@ -216,8 +226,8 @@ static sc_step g_steps[2];
 static sc_scenario g_s;
 static sc_run_result g_rr;
 
-static const sc__runner_io k_io = {f_move, f_click, f_notch, f_key, f_capture,
-                                   f_decode, f_timer, f_cancel, NULL};
+static const sc__runner_io k_io = {f_move,   f_click, f_notch,  f_key,   f_capture,
+                                   f_decode, f_timer, f_cancel, f_guest, NULL};
 
 static void runner_init(sc__runner *r, sc_run_result *rr) {
   memset(r, 0, sizeof *r);
@@ -237,6 +247,8 @@ static int setup(void **st) {
   g_t = 1000;
   g_decode_ms = 0;
   g_freeze_from = g_freeze_until = 0;
+  g_guest_gone_at = 0;
+  g_guest_checks = 0;
   g_held_checks = g_held_checks_failed = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
@@ -586,6 +598,25 @@ static void without_the_gate_a_half_painted_start_fails(void **st) {
   assert_false(run_half_painted(0));
 }
 
+/* A pass is given only while the canvas is the application's: the same
+ * pixels after the canvas vanished (a blank page "changed" too) fail the
+ * step, naming what happened. The check runs once per verdict. */
+static void no_pass_after_the_canvas_is_gone(void **st) {
+  (void)st;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(g_guest_checks, 1);
+  g_guest_gone_at = g_t; /* from now on the canvas is gone */
+  g_w.after = "M";
+  res = step(1, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "canvas"));
+  assert_non_null(strstr(res->reason, "not judged"));
+  assert_int_equal(g_guest_checks, 2);
+}
+
 static void failure_images_show_what_was_compared(void **st) {
   (void)st;
   char *dir = sc_test_mkdtemp();
@@ -778,6 +809,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(first_notch_is_seen_during_the_gesture, setup, teardown),
       cmocka_unit_test_setup_teardown(times_are_reply_times_not_decode_times, setup, teardown),
       cmocka_unit_test_setup_teardown(stable_holds_on_identical_captures, setup, teardown),
+      cmocka_unit_test_setup_teardown(no_pass_after_the_canvas_is_gone, setup, teardown),
       cmocka_unit_test_setup_teardown(half_painted_screen_is_not_the_start, setup, teardown),
       cmocka_unit_test_setup_teardown(without_the_gate_a_half_painted_start_fails, setup, teardown),
       cmocka_unit_test_setup_teardown(no_snapshot_survives_into_the_next_cycle, setup, teardown),
