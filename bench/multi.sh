@@ -155,7 +155,7 @@ measure() {
 }
 
 run_stepcheck() {
-  measure stepcheck "$1" "$SC" run "$SCENARIO" --url "$URL" --users "$1" --cycles "$CYCLES" \
+  measure stepcheck "$1" "$SC" run "$SCENARIO" --url "$URL" --allow-url-scheme file --users "$1" --cycles "$CYCLES" \
     --warmup 1 --report-json "$OUT/runs/stepcheck-n$1.report.json" -q
 }
 run_peer() {

@@ -44,6 +44,8 @@ grep -qF "region tags 323x180 at 1272,234" "$tmp/out" && grep -qF "point empty 5
   pass=$((pass + 1)) || { echo "FAIL inspect-output"; cat "$tmp/out"; fail=$((fail + 1)); }
 expect inspect-file-refused 2 'scheme "file" is not allowed' "$cli" inspect \
   "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" -o "$tmp/inspect.png"
+expect run-file-refused 2 "--allow-url-scheme file" "$cli" run \
+  "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html"
 expect capture-chrome-refused 2 "--url:" "$cli" capture --url chrome://settings -o "$tmp/x.png"
 expect capture-bad-scheme-flag 2 "not a scheme that can be allowed" "$cli" capture \
   --url http://127.0.0.1:9/ --allow-url-scheme chrome -o "$tmp/x.png"
@@ -88,7 +90,7 @@ group_gone() {
 
 # The browser dies mid-run: exit 3, the table and report.json still written,
 # with the error, and no Chromium process of that run left behind.
-"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --cycles 50 \
+"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --allow-url-scheme file --cycles 50 \
   --report "$tmp/crash" >"$tmp/crash.out" 2>"$tmp/crash.err" &
 runpid=$!
 for _ in $(seq 1 100); do
@@ -110,7 +112,7 @@ fi
 
 # Ctrl-C on a one-user run: exit 3, the table and report.json written with
 # the error, the browser stopped and its profile removed.
-"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --cycles 50 \
+"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --allow-url-scheme file --cycles 50 \
   --report "$tmp/int" >"$tmp/int.out" 2>"$tmp/int.err" &
 runpid=$!
 for _ in $(seq 1 100); do

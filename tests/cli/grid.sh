@@ -60,7 +60,7 @@ idle() { # wait until the grid shows no session (the hub hears of a delete a mom
 url="file://$fx/mapapp/index.html"
 scn="$fx/mapapp/seven-steps.json"
 # 4 users, 2 per browser: two grid sessions.
-"$cli" run "$scn" --url "$url" --grid "$hub" --users 4 --users-per-browser 2 --cycles 1 \
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --grid "$hub" --users 4 --users-per-browser 2 --cycles 1 \
   --warmup 0 --report "$tmp/r" >"$tmp/run.out" 2>"$tmp/run.err"
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "RESULT: PASS 32/32 steps verified by 4 users" "$tmp/run.out"; then ok; else
@@ -68,7 +68,7 @@ if [ "$rc" -eq 0 ] && grep -q "RESULT: PASS 32/32 steps verified by 4 users" "$t
 idle && ok || bad "sessions left on the grid after the run: $(slots)"
 
 # Interrupted mid-run: sessions deleted all the same.
-"$cli" run "$scn" --url "$url" --grid "$hub" --users 2 --users-per-browser 1 --duration 120 \
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --grid "$hub" --users 2 --users-per-browser 1 --duration 120 \
   --warmup 0 >"$tmp/int.out" 2>"$tmp/int.err" &
 runpid=$!
 for _ in $(seq 1 60); do

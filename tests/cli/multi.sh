@@ -27,7 +27,7 @@ expect_usage cycles-and-duration "exclude each other" --users 2 --cycles 2 --dur
 expect_usage every-not-number "--every: 'soon'" --users 2 --ramp 1 --every soon
 
 # 4 users, 2 per level 4 s apart, 2 cycles each, one warm-up cycle.
-"$cli" run "$scn" --url "$url" --users 4 --ramp 2 --every 4 --cycles 2 --warmup 1 \
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --users 4 --ramp 2 --every 4 --cycles 2 --warmup 1 \
   --report "$tmp/r" --junit "$tmp/j.xml" --jtl "$tmp/r.jtl" >"$tmp/load.out" 2>"$tmp/load.err"
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "RESULT: PASS 60/60 steps verified by 4 users" "$tmp/load.out"; then ok; else
@@ -63,7 +63,7 @@ assert all(1 <= int(r["allThreads"]) <= 4 for r in rows)
 PY
 
 # Ctrl-C: every user stops, the reports are written, exit 3, no browser left.
-"$cli" run "$scn" --url "$url" --users 2 --duration 120 --warmup 0 --report "$tmp/int" \
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --users 2 --duration 120 --warmup 0 --report "$tmp/int" \
   >"$tmp/int.out" 2>"$tmp/int.err" &
 runpid=$!
 for _ in $(seq 1 150); do
@@ -89,7 +89,7 @@ if [ "$rc" -eq 3 ] && [ "$took" -le 15 ] && [ "$gone" -eq 0 ] && grep -q "interr
 # The generator killed outright (SIGKILL: no handler runs): the browsers it
 # launched die with it (PR_SET_PDEATHSIG). Its profile dir cannot be removed
 # by a killed process; this test removes it.
-"$cli" run "$scn" --url "$url" --users 2 --duration 120 --warmup 0 >/dev/null 2>&1 &
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --users 2 --duration 120 --warmup 0 >/dev/null 2>&1 &
 runpid=$!
 browser=""
 for _ in $(seq 1 150); do

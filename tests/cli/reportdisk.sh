@@ -45,13 +45,13 @@ expect_report_error() {
 
 run() { # name args...
   local name=$1; shift
-  "$cli" run "$scn" --url "$url" --quiet "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  "$cli" run "$scn" --url "$url" --allow-url-scheme file --quiet "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
   echo $? >"$tmp/$name.rc"
 }
 
 # --- a report dir that cannot be made: refused before anything runs
 : >"$tmp/afile"
-"$cli" run "$scn" --url "$url" --report "$tmp/afile/sub" >"$tmp/mk.out" 2>"$tmp/mk.err"
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --report "$tmp/afile/sub" >"$tmp/mk.out" 2>"$tmp/mk.err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/mk.err")" -eq 1 ] &&
    grep -q "^stepcheck: run: --report $tmp/afile/sub: Not a directory$" "$tmp/mk.err"; then ok; else
@@ -60,7 +60,7 @@ fi
 
 # --- the table's stdout full: one line naming it, exit 3, report.json
 # still written with the verdict
-"$cli" run "$scn" --url "$url" --quiet --cycles 1 --report "$tmp/sf" >/dev/full 2>"$tmp/stdout-full.err"
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --quiet --cycles 1 --report "$tmp/sf" >/dev/full 2>"$tmp/stdout-full.err"
 rc=$?
 if [ "$rc" -eq 3 ] && [ "$(grep -c '^stepcheck: ' "$tmp/stdout-full.err")" -eq 1 ] &&
    grep -q "^stepcheck: stdout: report table: write failed: No space left on device$" "$tmp/stdout-full.err" &&
@@ -80,7 +80,7 @@ fi
 run ro --cycles 1 --report "$ro/r"
 expect_report_error ro "$ro/r/report.json" "Read-only file system\|Permission denied" "PASS"
 # the load path: the same error for its report, the verdict still printed
-"$cli" run "$scn" --url "$url" --quiet --users 2 --cycles 1 --warmup 0 --report "$ro/r" \
+"$cli" run "$scn" --url "$url" --allow-url-scheme file --quiet --users 2 --cycles 1 --warmup 0 --report "$ro/r" \
   >"$tmp/ro-load.out" 2>"$tmp/ro-load.err"
 echo $? >"$tmp/ro-load.rc"
 expect_report_error ro-load "$ro/r/report.json" "Read-only file system\|Permission denied" "PASS"
@@ -108,7 +108,7 @@ s["cycle"] = s["cycle"][:2]
 json.dump(s, open(sys.argv[2], "w"))
 PY
 if [ "${#mounts[@]}" -gt 0 ]; then
-  "$cli" run "$tmp/fast.json" --url "$url?ignore-clicks" --quiet --cycles 1 --report "$full/r" \
+  "$cli" run "$tmp/fast.json" --url "$url?ignore-clicks" --allow-url-scheme file --quiet --cycles 1 --report "$full/r" \
     --report-json "$tmp/fail.json" >"$tmp/fail.out" 2>"$tmp/fail.err"
   rc=$?
   n=$(grep -c "failure images not written: .*No space left on device" "$tmp/fail.out")

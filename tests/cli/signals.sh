@@ -37,7 +37,7 @@ group_gone_by() {
 # browser's pid ($browser) and profile dir ($profile).
 start_run() { # name args...
   local name=$1; shift
-  "$cli" run "$scn" --url "$url" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  "$cli" run "$scn" --url "$url" --allow-url-scheme file "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
   runpid=$!
   browser="" profile=""
   for _ in $(seq 1 200); do
@@ -124,7 +124,7 @@ esac
 # The next launch removes it (its owner is dead); a live owner's is kept.
 live=$(dirname "$profile")/stepcheck-$$-keepme
 mkdir -m 700 "$live"
-"$cli" capture --url "file://$fx/pages/pattern.html" --guest 1600x900 --region 0,0,8,8 \
+"$cli" capture --url "file://$fx/pages/pattern.html" --allow-url-scheme file --guest 1600x900 --region 0,0,8,8 \
   -o "$tmp/cap.png" >/dev/null 2>"$tmp/cap.err" || { bad "capture after SIGKILL"; cat "$tmp/cap.err"; }
 if [ ! -e "$profile" ] && [ -d "$live" ]; then ok; else
   bad "next launch: stale profile '$profile' still there or live '$live' removed"

@@ -32,7 +32,7 @@ trap cleanup EXIT
 fail=0
 bad() { echo "FAIL $1"; fail=1; }
 
-"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --quiet \
+"$cli" run "$fx/mapapp/seven-steps.json" --url "file://$fx/mapapp/index.html" --allow-url-scheme file --quiet \
   --users "$users" --duration "$secs" --warmup 1 --report "$tmp/r" >"$tmp/out" 2>"$tmp/err" &
 runpid=$!
 browsers=""

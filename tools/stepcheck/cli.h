@@ -38,6 +38,7 @@ typedef struct cli_run_args {
   int nbrowsers;
   const char *grid;
   int cycles, users, ramp, users_per_browser, warmup, quiet, load, allow_remote;
+  unsigned allow_schemes; /* URL schemes --url may use (SC_URL_*) */
   double every_ms, duration_ms;
 } cli_run_args;
 /* Run many users (--users, several --browser, --grid): the load path. */

@@ -112,6 +112,7 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   const char *o = argv[*i], *v;
 #define VALUE() if (!(v = cli_value(argc, argv, i))) return -1
   if (!strcmp(o, "--url")) { VALUE(); a->url = v; return 1; }
+  if (!strcmp(o, "--allow-url-scheme")) { VALUE(); return cli_allow_scheme(&a->allow_schemes, o, v) < 0 ? -1 : 1; }
   if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
   if (!strcmp(o, "--report-json")) { VALUE(); a->json = v; return 1; }
   if (!strcmp(o, "--junit")) { VALUE(); a->junit = v; return 1; }
@@ -142,6 +143,7 @@ int cmd_run(int argc, char **argv) {
   a.cycles = 1;
   a.users = 1;
   a.warmup = -1;
+  a.allow_schemes = SC_URL_DEFAULT;
   int cycles_given = 0;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i];
@@ -164,6 +166,7 @@ int cmd_run(int argc, char **argv) {
     }
   }
   if (!a.path) return cli_err(EXIT_USAGE, "usage: stepcheck run SCENARIO [options]");
+  if (a.url && cli_check_url(a.url, a.allow_schemes) < 0) return EXIT_USAGE;
   if (cycles_given && a.duration_ms > 0)
     return cli_err(EXIT_USAGE, "run: --cycles and --duration exclude each other");
   if (a.ramp && a.ramp < a.users && a.every_ms <= 0)

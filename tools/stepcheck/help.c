@@ -22,6 +22,7 @@ static const help_page k_pages[] = {
      "summary; a run whose steps were not all verified says VOID.\n"
      "\n"
      "  --url URL              drive URL instead of the scenario's url\n"
+     "  --allow-url-scheme S   let --url be a file: or data: URL (default: http, https)\n"
      "  --cycles N             cycles to run (default 1)\n"
      "  --report DIR           report.json, failure images (before/after/diff)\n"
      "  --report-json FILE     the JSON report only\n"
