@@ -23,6 +23,7 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   b->loop = opts->version >= 2 ? opts->loop : NULL;
   b->allow_remote = opts->version >= 3 && opts->allow_remote;
   b->deps.prev = b->deps.next = &b->deps;
+  b->reaper_fd = -1;
   *out = b;
   return 0;
 }

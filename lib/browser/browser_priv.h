@@ -19,6 +19,8 @@ struct sc_browser {
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
   int allow_remote;    /* attach may reach hosts other than loopback */
   sc__browser_dep deps; /* list head of the pages on this browser */
+  pid_t reaper_pid;     /* removes the profile if we die first (reaper.c), 0 none */
+  int reaper_fd;        /* its pipe's write end, -1 none */
 };
 
 /* Chromium's flags for a headless run, NULL-terminated (launch.c): what a
@@ -38,6 +40,10 @@ int sc__browser_attach_pipe(sc_browser *b, const char *ws_url, int rfd, int wfd,
 /* Stop a launched browser: SIGTERM its process group, wait up to ~3 s,
  * SIGKILL, reap; then remove the profile directory. No-op when attached. */
 void sc__browser_stop(sc_browser *b);
+/* The reaper (reaper.c): started once the browser runs; stopped after
+ * sc__browser_stop cleaned up. Start: 0 or SC_ELAUNCH. */
+int sc__reaper_start(sc_browser *b);
+void sc__reaper_stop(sc_browser *b);
 /* Remove a directory tree (no symlinks followed). Returns 0 or SC_EIO. */
 int sc__rmtree(const char *dir);
 

@@ -313,6 +313,7 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
     rc = sc__err(SC_ENOMEM, "launch: out of memory");
   int dt[2] = {-1, -1};
   if (rc == 0) rc = spawn(&b->pid, dt, exe, argv, envp, opts ? opts->show_browser_stderr : 0);
+  if (rc == 0) rc = sc__reaper_start(b);
   free_argv(argv);
   sc__free(envp);
   sc__free(tmpdir);

@@ -47,6 +47,7 @@ void sc__browser_stop(sc_browser *b) {
     /* A helper dying right now may still create a file: retry briefly. */
     for (int i = 0; i < 20 && sc__rmtree(b->profile_dir) != 0; i++) sc__sleep_ms(25);
   }
+  sc__reaper_stop(b);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {

@@ -4,8 +4,9 @@
 # and report.json (VOID, naming the interruption and the URL driven), exit
 # 3, and leave no process of the run's browser and no profile dir within
 # 2 s of the signal; the same for a many-users run. SIGKILL (no handler
-# runs): the browser dies with the CLI (PR_SET_PDEATHSIG) within 2 s, and
-# the profile it leaves is removed by the next launch.
+# runs): the browser dies with the CLI (PR_SET_PDEATHSIG) and its profile
+# is removed by the reaper, both within 2 s; a stale profile of a dead
+# owner is removed by the next launch.
 set -uo pipefail
 cli=${SC_CLI:?}
 fx=${SC_FIXTURES:?}
@@ -120,15 +121,26 @@ case $profile in
   */stepcheck-"$killed"-??????) ;;
   *) bad "SIGKILL: profile '$profile' does not name its owner $killed" ;;
 esac
-[ -d "$profile" ] && ok || bad "SIGKILL: no profile left to sweep (was it made?)"
-# The next launch removes it (its owner is dead); a live owner's is kept.
+# ... and its profile goes too, within 2 s: the reaper (a shell in its own
+# session waiting on a pipe only the CLI held) removed it.
+gone=""
+for _ in $(seq 1 40); do [ -e "$profile" ] || { gone=1; break; }; sleep 0.05; done
+if [ -n "$gone" ]; then ok; else
+  bad "SIGKILL: profile '$profile' still there 2 s after the CLI died"
+  case $profile in /dev/shm/stepcheck-*|/tmp/stepcheck-*) rm -rf "$profile" ;; esac
+fi
+# A profile whose owner died with no reaper either (older version, the
+# reaper killed too) is removed by the next launch; a live owner's is kept.
+sh -c 'exit 0' & deadpid=$!
+wait "$deadpid"
+stale=$(dirname "$profile")/stepcheck-$deadpid-abcdef
 live=$(dirname "$profile")/stepcheck-$$-keepme
-mkdir -m 700 "$live"
+mkdir -m 700 "$stale" "$live"
 "$cli" capture --url "file://$fx/pages/pattern.html" --allow-url-scheme file --guest 1600x900 --region 0,0,8,8 \
   -o "$tmp/cap.png" >/dev/null 2>"$tmp/cap.err" || { bad "capture after SIGKILL"; cat "$tmp/cap.err"; }
-if [ ! -e "$profile" ] && [ -d "$live" ]; then ok; else
-  bad "next launch: stale profile '$profile' still there or live '$live' removed"
-  case $profile in /dev/shm/stepcheck-*|/tmp/stepcheck-*) rm -rf "$profile" ;; esac
+if [ ! -e "$stale" ] && [ -d "$live" ]; then ok; else
+  bad "next launch: stale profile '$stale' still there or live '$live' removed"
+  rm -rf "$stale"
 fi
 rmdir "$live" 2>/dev/null
 
