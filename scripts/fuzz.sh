@@ -5,7 +5,7 @@
 # then fuzzes each target (default: all) for SECONDS (default 600), one at a
 # time on one core. New inputs go to build-fuzz/corpus/<target>/; then
 # tests/fuzz/corpus/<target>/ is replaced by the minimal set of both that
-# reaches every edge (regress-* reproducers are always kept).
+# reaches every edge (regress-* and keep-* inputs are always kept).
 # A finding stops that target: its reproducer is in build-fuzz/artifacts/
 # and the script exits 1 after the other targets ran. libFuzzer's output
 # is in build-fuzz/logs/<target>.log.
@@ -53,18 +53,19 @@ fuzz_one() {
 }
 
 # The repository keeps a minimal corpus: the smallest inputs that reach
-# every edge (-use_counters=0: hit counts do not count), plus the
-# reproducers of past findings (regress-*), always. The fuller corpus stays
-# in build-fuzz/corpus for the next run.
+# every edge (-use_counters=0: hit counts do not count), plus, always, the
+# reproducers of past findings (regress-*) and inputs an invariant needs
+# (keep-*: valid screenshot replies for the CDP fast-path check). The
+# fuller corpus stays in build-fuzz/corpus for the next run.
 minimise() {
   local t=$1 min="$b/corpus-min/$1" dir="tests/fuzz/corpus/$1"
   rm -rf "$min"
   mkdir -p "$min"
   "$b/tests/fuzz/fuzz_$t" -merge=1 -use_counters=0 -max_len="$(max_len "$t")" -timeout=10 \
     "$min" "$dir" "$b/corpus/$t" >>"$b/logs/$t.log" 2>&1
-  find "$dir" -type f ! -name 'regress-*' -delete
+  find "$dir" -type f ! -name 'regress-*' ! -name 'keep-*' -delete
   cp "$min"/* "$dir/"
-  for r in "$dir"/regress-*; do
+  for r in "$dir"/regress-* "$dir"/keep-*; do
     [ -e "$r" ] && rm -f "$dir/$(sha1sum "$r" | cut -d' ' -f1)"
   done
   echo "fuzz_$t: corpus $(ls "$dir" | wc -l) inputs, $(du -sb "$dir" | cut -f1) bytes"

@@ -14,7 +14,10 @@
  *   any other line   one incoming message for sc__cdp_feed
  * Invariants checked: every reply callback fires exactly once (by
  * sc__cdp_free at the latest), with a result on success and a message on
- * failure; every outgoing message is a JSON object with an integer id. */
+ * failure; a result equals what jansson parses from the message (so the
+ * screenshot fast path builds the same tree as the parser, whenever the
+ * message is valid JSON); every outgoing message is a JSON object with an
+ * integer id. */
 #include <string.h>
 
 #include "cdp/cdp.h"
@@ -32,6 +35,7 @@ typedef struct fz {
   int expected[MAX_CMDS]; /* 1: a callback is owed */
   int fired[MAX_CMDS];
   int n;
+  json_t *parsed; /* jansson's parse of the message being fed, or NULL */
 } fz;
 
 static fz F;
@@ -62,6 +66,7 @@ static void reply_cb(int status, json_t *result, const char *errmsg, void *ud) {
   if (status == 0) {
     FUZZ_CHECK(json_is_object(result));
     (void)json_string_value(json_object_get(result, "data"));
+    if (F.parsed) FUZZ_CHECK(json_equal(result, json_object_get(F.parsed, "result")));
   } else {
     FUZZ_CHECK(result == NULL && errmsg != NULL);
     (void)strlen(errmsg);
@@ -74,6 +79,14 @@ static void event_cb(const char *session_id, const char *method, json_t *params,
   FUZZ_CHECK(method != NULL);
   if (session_id) (void)strlen(session_id);
   (void)json_object_size(params);
+}
+
+/* Feed one message, with jansson's own parse of it at hand for reply_cb. */
+static void feed(const char *msg, size_t len) {
+  F.parsed = json_loadb(msg, len, 0, NULL);
+  sc__cdp_feed(F.c, msg, len);
+  json_decref(F.parsed);
+  F.parsed = NULL;
 }
 
 static void drain_outgoing(void) {
@@ -130,10 +143,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(sc__cdp_is_closed(F.c) && sc__cdp_pending(F.c) == 0);
         break;
       default:
-        sc__cdp_feed(F.c, p, len);
+        feed(p, len);
       }
     } else if (len) {
-      sc__cdp_feed(F.c, p, len);
+      feed(p, len);
     }
     (void)sc__cdp_session_for_target(F.c, "T1");
     drain_outgoing();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seed the fuzz corpora from the repository's real inputs (run once from the
 repository root; scripts/fuzz.sh then grows and minimises them). Writes into
-tests/fuzz/corpus/<name>/seed-*: CDP transcripts (fixtures/cdp), screenshot
+tests/fuzz/corpus/<name>/seed-* (and keep-*): CDP transcripts (fixtures/cdp), screenshot
 replies of Chromium's exact shape, PNG fixtures, scenario fixtures and
 examples, glyph sets, and scale-bar crops (fixtures/text) in the text
 target's image format. Needs ImageMagick's `convert` for the crops."""
@@ -11,10 +11,10 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 out = os.path.join(root, "tests/fuzz/corpus")
 
 
-def put(name, tag, data):
+def put(name, tag, data, prefix="seed-"):
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "seed-" + tag), "wb") as f:
+    with open(os.path.join(d, prefix + tag), "wb") as f:
         f.write(data)
 
 
@@ -37,9 +37,11 @@ for path in sorted(glob.glob(os.path.join(root, "fixtures/cdp/*.jsonl"))):
             frames += bytes([len(part), final | 2]) + part
     put("cdp_rx", "ws-" + tag, b"\x1c\x3f" + frames)
 shot = base64.b64encode(bytes(range(256)) * 16)  # > 4096 bytes: the fast path
+# keep-*: valid JSON on the fast path, which fuzz_cdp's check against
+# jansson needs; scripts/fuzz.sh never drops them from the corpus.
 put("cdp", "screenshot-session",
-    b"\x02\n" + b'{"id":2,"result":{"data":"' + shot + b'"},"sessionId":"S1"}')
-put("cdp", "screenshot-browser", b"\x02\n" + b'{"id":2,"result":{"data":"' + shot + b'"}}')
+    b"\x02\n" + b'{"id":2,"result":{"data":"' + shot + b'"},"sessionId":"S1"}', "keep-")
+put("cdp", "screenshot-browser", b"\x02\n" + b'{"id":2,"result":{"data":"' + shot + b'"}}', "keep-")
 put("cdp", "screenshot-escaped",
     b"\x02\n" + b'{"id":2,"result":{"data":"' + shot + b'\\u0041"},"sessionId":"S1"}')
 put("cdp", "oversized", b"\x12\n" + b'{"id":2,"result":{"data":"' + shot[:600] + b'"}}' + b"\n!o{\"id\":1,")
