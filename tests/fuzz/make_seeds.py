@@ -5,7 +5,7 @@ tests/fuzz/corpus/<name>/seed-* (and keep-*): CDP transcripts (fixtures/cdp), sc
 replies of Chromium's exact shape, PNG fixtures, scenario fixtures and
 examples, glyph sets, and scale-bar crops (fixtures/text) in the text
 target's image format. Needs ImageMagick's `convert` for the crops."""
-import base64, glob, json, os, subprocess, sys
+import base64, glob, json, os, struct, subprocess, sys, zlib
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 out = os.path.join(root, "tests/fuzz/corpus")
@@ -69,6 +69,23 @@ for path in sorted(glob.glob(os.path.join(root, "fixtures/png/*.png"))):
         put("png", tag + "-tight-v1", b"\x06" + data)
 for path in sorted(glob.glob(os.path.join(root, "fixtures/text/josm/m-hatch-1*.png")))[:3]:
     put("png", "crop-" + os.path.basename(path)[:-4], b"\x00" + open(path, "rb").read())
+
+
+
+def png(w, h):
+    """A valid w x h RGBA PNG (grey ramp)."""
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    raw = b"".join(b"\x00" + bytes((x * 4 + y) & 255 for x in range(w * 4)) for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+# keep-*: valid files just past each tight limit (64 x 64, 8 KiB), which
+# fuzz_png's limit check needs; and the same within the loose limits.
+put("png", "tight-over-bytes-64x40", b"\x04" + png(64, 40), "keep-")
+put("png", "tight-over-width-65x1", b"\x04" + png(65, 1), "keep-")
+put("png", "loose-64x40", b"\x00" + png(64, 40), "keep-")
 
 # scenario: the fixtures (bad and valid) and the examples.
 for path in sorted(glob.glob(os.path.join(root, "fixtures/scenario/*.json")) +
