@@ -55,8 +55,9 @@ fuzz_one() {
 # The repository keeps a minimal corpus: the smallest inputs that reach
 # every edge (-use_counters=0: hit counts do not count), plus, always, the
 # reproducers of past findings (regress-*) and inputs an invariant needs
-# (keep-*: valid screenshot replies for the CDP fast-path check). The
-# fuller corpus stays in build-fuzz/corpus for the next run.
+# (keep-*: valid screenshot replies for the CDP fast-path check, valid
+# PNGs just past the tight limits). The fuller corpus stays in
+# build-fuzz/corpus for the next run.
 minimise() {
   local t=$1 min="$b/corpus-min/$1" dir="tests/fuzz/corpus/$1"
   rm -rf "$min"
