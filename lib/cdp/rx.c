@@ -27,9 +27,13 @@ static void drop_buffer(sc__client *cl) {
 }
 
 int sc__rx_append(sc__client *cl, const char *in, size_t len, size_t rest) {
-  if (cl->rx_total == 0 && len) {
-    cl->rx_head_len = len < sizeof cl->rx_head ? len : sizeof cl->rx_head;
-    memcpy(cl->rx_head, in, cl->rx_head_len);
+  /* The head fills across pieces: a message may start at the end of a
+   * pipe read or in a short first fragment. */
+  if (cl->rx_head_len < sizeof cl->rx_head && len) {
+    size_t k = sizeof cl->rx_head - cl->rx_head_len;
+    if (k > len) k = len;
+    memcpy(cl->rx_head + cl->rx_head_len, in, k);
+    cl->rx_head_len += k;
   }
   cl->rx_total += len;
   /* Over the cap: stop buffering at once (a known rest tells early), keep
