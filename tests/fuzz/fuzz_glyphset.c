@@ -3,7 +3,7 @@
  * fixed grey pattern, so odd glyph shapes (width 1, full ascent, deepest
  * descender, long names) reach the reader too.
  * Invariants checked: success gives a set and failure none, with a
- * documented error; a read returns a documented code (SC_EINVAL only for a
+ * documented error; a read returns a documented code (SC_EDATA only for a
  * set without glyphs) and a terminated text. */
 #include <string.h>
 
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rc = sc_text_read(&t, img, r, gs, NULL);
     /* an empty set is refused by the reader, as documented */
     FUZZ_CHECK(rc == 0 || rc == SC_ENOTEXT || rc == SC_EUNREADABLE ||
-               (rc == SC_EINVAL && sc_glyphset_count(gs) == 0));
+               (rc == SC_EDATA && sc_glyphset_count(gs) == 0));
     if (rc == 0 || rc == SC_EUNREADABLE)
       FUZZ_CHECK(memchr(t.text, '\0', sizeof t.text) && t.nglyphs <= SC_TEXT_MAX_GLYPHS);
   }
