@@ -76,10 +76,11 @@ SC_EXTERN size_t sc_glyphset_count(const sc_glyphset *gs);
  * learns "ft" as one glyph. Brackets themselves cannot be learned.
  * A glyph already in the set must match the new sample pixel for pixel.
  * @param img, region borrowed; region is clipped to the image.
- * @return 0; SC_ENOTEXT when the region has no ink; SC_EINVAL when the
+ * @return 0; SC_ENOTEXT when the region has no ink; SC_EDATA when the
  *         number of segments differs from the number of glyphs in text
- *         (sc_errmsg() gives both counts and the segment boxes), when a
- *         glyph differs from the one already learned, or for bad text.
+ *         (sc_errmsg() gives both counts and the segment boxes) or a
+ *         glyph differs from the one already learned; SC_EINVAL for bad
+ *         text or arguments.
  */
 SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img,
                                 sc_rect region, const char *text);
@@ -128,7 +129,8 @@ typedef struct sc_text_result {
  * @return 0; SC_ENOTEXT when the region holds no ink pixel at all;
  *         SC_EUNREADABLE when ink is there but some glyph is below
  *         min_confidence, too much ink is unexplained, or the ink is taller
- *         than a line (sc_errmsg() says which); SC_EINVAL.
+ *         than a line (sc_errmsg() says which); SC_EDATA for a glyph set
+ *         without glyphs; SC_EINVAL.
  */
 SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect region,
                            const sc_glyphset *gs, const sc_text_options *opts);
@@ -175,7 +177,8 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
  * @param rel_err out (optional): relative bound on factor from both readings'
  *                bounds: (e1 + e2) / (1 - e1). The true factor f satisfies
  *                |f / factor - 1| <= rel_err.
- * @return 0; SC_EINVAL when a reading is a "< x" bound or not positive.
+ * @return 0; SC_EDATA when a reading is a "< x" bound or not positive;
+ *         SC_EINVAL for NULL arguments.
  */
 SC_EXTERN int sc_scale_ratio(double *factor, double *rel_err, const sc_scale_reading *before,
                              const sc_scale_reading *after);
