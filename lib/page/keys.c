@@ -125,6 +125,7 @@ static void set_char(sc__key *k, unsigned char c) {
 /* One UTF-8 code point making up all of s (1..4 bytes); its length, 0 if not. */
 static size_t one_code_point(const char *s) {
   const unsigned char *u = (const unsigned char *)s;
+  if (!u[0]) return 0;
   size_t n = u[0] < 0x80 ? 1 : (u[0] & 0xe0) == 0xc0 ? 2 : (u[0] & 0xf0) == 0xe0 ? 3
              : (u[0] & 0xf8) == 0xf0 ? 4 : 0;
   if (!n || (n > 1 && u[0] < 0xc2) || (u[0] >= 0xf5)) return 0;
