@@ -129,6 +129,39 @@ SC_EXTERN int sc_page_wait_change(sc_image **out, double *first_change_ms, sc_pa
                                   sc_rect clip, const sc_image *before, double timeout_ms);
 
 /**
+ * A finished asynchronous page call. status is 0 or a negative sc_error,
+ * errmsg (borrowed, for the call) its detail; img, when the call yields
+ * one, is the caller's (sc_image_free), else NULL; first_change_ms is the
+ * wait's first-change time (0 otherwise).
+ */
+typedef void (*sc_page_done_cb)(int status, const char *errmsg, sc_image *img,
+                                double first_change_ms, void *userdata);
+
+/**
+ * The asynchronous forms of sc_page_capture_at_rest and sc_page_wait_change:
+ * they return at once (0, or an error and cb never fires) and cb fires
+ * exactly once from the page's loop (sc_page_loop; run it with
+ * sc_loop_run, or let a multi handle on the same loop run it). before is
+ * copied. Free the page only after cb fired. Many of them may run at once
+ * on one loop, on different pages.
+ */
+SC_EXTERN int sc_page_capture_at_rest_async(sc_page *p, sc_rect clip, double timeout_ms,
+                                            sc_page_done_cb cb, void *userdata);
+SC_EXTERN int sc_page_wait_change_async(sc_page *p, sc_rect clip, const sc_image *before,
+                                        double timeout_ms, sc_page_done_cb cb,
+                                        void *userdata);
+
+/** The loop page p lives on (its browser's), NULL for a NULL or orphaned page. */
+SC_EXTERN struct sc_loop *sc_page_loop(sc_page *p);
+
+/**
+ * Run loop l: wait for replies and timers for up to timeout_ms and run the
+ * callbacks that are due. Returns the number of things handled (> 0) as
+ * soon as something was, 0 when the time ran out, or a negative sc_error.
+ */
+SC_EXTERN int sc_loop_run(struct sc_loop *l, double timeout_ms);
+
+/**
  * Evaluate a JavaScript expression in the page; *json receives the result
  * value as JSON text (returnByValue; promises awaited), freed with sc_free.
  * json may be NULL to ignore the value. SC_EPROTO on a thrown exception.

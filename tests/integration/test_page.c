@@ -237,6 +237,60 @@ static void capture_at_rest_and_wait_change(void **st) {
   sc_page_free(p);
 }
 
+/* The asynchronous waits: two pages of one browser wait at once on its
+ * loop, each for its own change; both callbacks fire once, with their own
+ * settled picture and first-change time, and neither blocks the other. */
+typedef struct awaited {
+  int fired, status;
+  sc_image *img;
+  double first;
+} awaited;
+
+static void on_wait(int status, const char *errmsg, sc_image *img, double first, void *ud) {
+  awaited *a = ud;
+  (void)errmsg;
+  a->fired++;
+  a->status = status;
+  a->img = img;
+  a->first = first;
+}
+
+static void async_waits_run_side_by_side(void **st) {
+  (void)st;
+  sc_page *p[2] = {open_events(), open_events()};
+  sc_rect clip = {0, 0, 100, 100};
+  sc_image *before[2] = {NULL, NULL};
+  awaited a[2];
+  memset(a, 0, sizeof a);
+  static const char *const paint[2] = {
+      "setTimeout(function(){var c=document.querySelector('canvas').getContext('2d');"
+      "c.fillStyle='#ff0000';c.fillRect(10,10,40,40);},300)",
+      "setTimeout(function(){var c=document.querySelector('canvas').getContext('2d');"
+      "c.fillStyle='#0000ff';c.fillRect(10,10,40,40);},900)"};
+  for (int i = 0; i < 2; i++) assert_int_equal(sc_page_capture_at_rest(&before[i], p[i], clip, 2000), 0);
+  for (int i = 0; i < 2; i++) assert_int_equal(sc_page_eval(NULL, p[i], paint[i]), 0);
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(sc_page_wait_change_async(p[i], clip, before[i], 5000, on_wait, &a[i]), 0);
+  sc_loop *l = sc_page_loop(p[0]);
+  assert_ptr_equal(l, sc_page_loop(p[1])); /* one browser, one loop */
+  double t0 = sc__now_ms();
+  while ((!a[0].fired || !a[1].fired) && sc__now_ms() - t0 < 10000) sc_loop_run(l, 1000);
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(a[i].fired, 1);
+    assert_int_equal(a[i].status, 0);
+    assert_non_null(a[i].img);
+  }
+  assert_int_equal(sc_image_pixel(a[0].img, 20, 20), 0xff0000ffu);
+  assert_int_equal(sc_image_pixel(a[1].img, 20, 20), 0x0000ffffu);
+  assert_true(a[0].first >= 100 && a[0].first < 800);
+  assert_true(a[1].first >= a[0].first + 300); /* the later paint, seen later */
+  for (int i = 0; i < 2; i++) {
+    sc_image_free(a[i].img);
+    sc_image_free(before[i]);
+    sc_page_free(p[i]);
+  }
+}
+
 static void wheel_is_one_event_per_notch(void **st) {
   (void)st;
   sc_page *p = open_events();
@@ -447,6 +501,7 @@ int main(void) {
       cmocka_unit_test(bad_points_and_clips_are_refused),
       cmocka_unit_test(browser_freed_before_its_page),
       cmocka_unit_test(capture_at_rest_and_wait_change),
+      cmocka_unit_test(async_waits_run_side_by_side),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
       cmocka_unit_test(capture_is_pixel_exact),

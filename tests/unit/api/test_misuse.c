@@ -56,6 +56,24 @@ static int c_page_canvas(void) {
   sc_page_canvas(NULL, &x, &y, &w, &h);
   return x == 0 && y == 0 && w == 0 && h == 0 ? 0 : 1;
 }
+static void c_cb(int status, const char *errmsg, sc_image *img, double first, void *ud) {
+  (void)status, (void)errmsg, (void)first, (void)ud;
+  sc_image_free(img);
+}
+static int c_page_rest_async(void) { return sc_page_capture_at_rest_async(NULL, k_rect, 100, c_cb, NULL); }
+static int c_page_wait_async(void) {
+  sc_image *img = tiny();
+  int rc = sc_page_wait_change_async(NULL, (sc_rect){0, 0, 4, 4}, img, 100, c_cb, NULL);
+  sc_image_free(img);
+  return rc;
+}
+static int c_page_rest(void) {
+  sc_image *img;
+  return sc_page_capture_at_rest(&img, NULL, k_rect, 100);
+}
+static int c_page_type(void) { return sc_page_type(NULL, "a"); }
+static int c_loop_run(void) { return sc_loop_run(NULL, 1); }
+static int c_page_loop(void) { return sc_page_loop(NULL) != NULL; }
 static int c_page_free(void) {
   sc_page_free(NULL);
   return 0;
@@ -246,7 +264,8 @@ static int c_core(void) {
 static const mcase k_cases[] = {
     E(c_page_open_out), E(c_page_open_browser), E(c_page_move), E(c_page_click),
     E(c_page_wheel), E(c_page_key), E(c_page_capture), E(c_page_capture_out), E(c_page_eval),
-    N(c_page_canvas), N(c_page_free),
+    N(c_page_canvas), N(c_page_free), E(c_page_rest_async), E(c_page_wait_async),
+    E(c_page_rest), E(c_page_type), E(c_loop_run), N(c_page_loop),
     E(c_browser_launch), E(c_browser_connect), E(c_browser_connect_ep), N(c_browser_accessors),
     E(c_grid_new), E(c_grid_new_url), E(c_grid_delete), N(c_grid_accessors),
     E(c_loop_new), N(c_loop_free), E(c_multi_new), E(c_multi_new_scenario), E(c_multi_add),
