@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: valgrind-unit.sh BUILD_DIR}
-export SC_FIXTURES="$root/fixtures" SC_SOURCE_DIR="$root" SC_BINARY_DIR="$root/$build"
+export SC_FIXTURES="$root/fixtures" SC_SOURCE_DIR="$root" SC_BINARY_DIR="$root/$build" SC_CLI="$root/$build/stepcheck"
 fail=0 n=0
 for t in "$build"/tests/unit_*; do
   [ -x "$t" ] && [ -f "$t" ] || continue
