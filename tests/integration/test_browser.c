@@ -309,8 +309,12 @@ static void listeners(void **st) {
 }
 
 /* stepcheck-* profile dirs under /dev/shm right now. */
+/* This process's profiles (stepcheck-PID-XXXXXX): other tests running at
+ * the same time launch browsers of their own. */
 static int count_profiles(void) {
-  FILE *p = popen("ls -d /dev/shm/stepcheck-* 2>/dev/null | wc -l", "r");
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "ls -d /dev/shm/stepcheck-%ld-* 2>/dev/null | wc -l", (long)getpid());
+  FILE *p = popen(cmd, "r");
   int n = -1;
   if (p) {
     if (fscanf(p, "%d", &n) != 1) n = -1;
