@@ -308,7 +308,6 @@ static void listeners(void **st) {
   sc__client_unlisten(L.cl, 12345); /* unknown: ignored */
 }
 
-/* stepcheck-* profile dirs under /dev/shm right now. */
 /* This process's profiles (stepcheck-PID-XXXXXX): other tests running at
  * the same time launch browsers of their own. */
 static int count_profiles(void) {
