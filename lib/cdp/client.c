@@ -134,8 +134,7 @@ int sc__client_pump(sc__client *cl) {
       if (sc__cdp_is_closed(cl->cdp) && !cl->err[0])
         snprintf(cl->err, sizeof cl->err, "%s", sc__cdp_close_reason(cl->cdp));
     }
-    sc__free(m->data);
-    sc__free(m);
+    sc__rx_recycle(cl, m);
   }
   if (cl->lost && !sc__cdp_is_closed(cl->cdp)) {
     sc__cdp_close(cl->cdp, SC_ECLOSED, cl->err);

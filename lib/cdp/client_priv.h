@@ -20,6 +20,7 @@ typedef struct sc__rxmsg {
   struct sc__rxmsg *next;
   char *data;      /* whole message, NUL-terminated; NULL when oversized */
   size_t len;      /* bytes in data, or the dropped message's total size */
+  size_t cap;      /* bytes allocated for data */
   char head[64];   /* first bytes of a dropped message (reply id sniffing) */
   size_t head_len;
 } sc__rxmsg;
@@ -51,6 +52,8 @@ struct sc__client {
   char rx_head[64];
   size_t rx_head_len;
   sc__rxmsg *q_head, *q_tail; /* complete messages not yet fed */
+  char *rx_spare;        /* a fed message's buffer, kept for the next one */
+  size_t rx_spare_cap;
 
   /* send: one buffer with LWS_PRE headroom, reused */
   unsigned char *tx;
@@ -99,6 +102,8 @@ int sc__rx_end(sc__client *cl);
 sc__rxmsg *sc__rx_pop(sc__client *cl);
 /* Free every queued message and the one being assembled. */
 void sc__rx_drop_queue(sc__client *cl);
+/* Done with a fed message: its buffer may become the next one's (rx.c). */
+void sc__rx_recycle(sc__client *cl, sc__rxmsg *m);
 /* The connection is gone (first reason wins). */
 void sc__client_lost(sc__client *cl, const char *why);
 /* SC_DEBUG_CDP: one message in the fixtures' transcript format. */

@@ -46,6 +46,12 @@ int sc__rx_append(sc__client *cl, const char *in, size_t len, size_t rest) {
   /* With the rest known, one exact allocation for the whole message;
    * doubling otherwise. Always room for the NUL. */
   size_t need = cl->rx_len + len + rest + 1;
+  if (!cl->rx && cl->rx_spare) { /* the last fed message's buffer (sc__rx_recycle) */
+    cl->rx = cl->rx_spare;
+    cl->rx_cap = cl->rx_spare_cap;
+    cl->rx_spare = NULL;
+    cl->rx_spare_cap = 0;
+  }
   if (need > cl->rx_cap) {
     size_t cap = cl->rx_cap * 2 > need ? cl->rx_cap * 2 : need;
     char *p = sc__realloc(cl->rx, cap);
@@ -78,6 +84,7 @@ int sc__rx_end(sc__client *cl) {
     /* Hand the buffer over whole (no copy). */
     m->data = cl->rx;
     m->len = cl->rx_len;
+    m->cap = cl->rx_cap;
     cl->rx = NULL;
     cl->rx_cap = 0;
   }
@@ -100,6 +107,23 @@ sc__rxmsg *sc__rx_pop(sc__client *cl) {
   return m;
 }
 
+/* Messages are assembled by doubling (a pipe message's size is not known
+ * ahead): a buffer per message, freed after it is fed, is malloc churn of
+ * screenshot-sized blocks. The largest fed buffer up to SC__RX_SPARE_MAX is
+ * kept for the next message instead. */
+#define SC__RX_SPARE_MAX ((size_t)8 << 20)
+
+void sc__rx_recycle(sc__client *cl, sc__rxmsg *m) {
+  if (m->data && m->cap <= SC__RX_SPARE_MAX && m->cap > cl->rx_spare_cap) {
+    sc__free(cl->rx_spare);
+    cl->rx_spare = m->data;
+    cl->rx_spare_cap = m->cap;
+  } else {
+    sc__free(m->data);
+  }
+  sc__free(m);
+}
+
 void sc__rx_drop_queue(sc__client *cl) {
   sc__rxmsg *m;
   while ((m = sc__rx_pop(cl))) {
@@ -107,4 +131,7 @@ void sc__rx_drop_queue(sc__client *cl) {
     sc__free(m);
   }
   drop_buffer(cl);
+  sc__free(cl->rx_spare);
+  cl->rx_spare = NULL;
+  cl->rx_spare_cap = 0;
 }

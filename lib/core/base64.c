@@ -28,8 +28,23 @@ static const uint8_t k_dec[256] = {
     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
 };
 
+size_t sc__base64_max(size_t inlen) { return inlen / 4 * 3 + 3; }
+
 int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen) {
   *out = NULL;
+  *outlen = 0;
+  uint8_t *buf = sc__malloc(sc__base64_max(inlen));
+  if (!buf) return sc__err(SC_ENOMEM, "base64: out of memory (%zu bytes)", sc__base64_max(inlen));
+  int rc = sc__base64_decode_to(buf, outlen, in, inlen);
+  if (rc < 0) {
+    sc__free(buf);
+    return rc;
+  }
+  *out = buf;
+  return 0;
+}
+
+int sc__base64_decode_to(uint8_t *buf, size_t *outlen, const char *in, size_t inlen) {
   *outlen = 0;
   /* Strip up to two '=' of padding; padding is only legal on a 4-aligned input. */
   size_t pad = 0;
@@ -40,9 +55,6 @@ int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inle
   if (pad && (inlen + pad) % 4 != 0)
     return sc__err(SC_EFORMAT, "base64: bad padding");
   if (inlen % 4 == 1) return sc__err(SC_EFORMAT, "base64: truncated input");
-  size_t n = inlen / 4 * 3 + (inlen % 4 ? inlen % 4 - 1 : 0);
-  uint8_t *buf = sc__malloc(n);
-  if (!buf) return sc__err(SC_ENOMEM, "base64: out of memory (%zu bytes)", n);
   const unsigned char *u = (const unsigned char *)in;
   size_t o = 0, i = 0;
   /* Whole quads first, then the 2- or 3-character tail. */
@@ -58,10 +70,7 @@ int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inle
   int bits = 0;
   for (; i < inlen; i++) {
     uint32_t v = k_dec[u[i]];
-    if (v & 64) {
-      sc__free(buf);
-      return sc__err(SC_EFORMAT, "base64: invalid character at offset %zu", i);
-    }
+    if (v & 64) return sc__err(SC_EFORMAT, "base64: invalid character at offset %zu", i);
     acc = (acc << 6) | v;
     bits += 6;
     if (bits >= 8) {
@@ -69,7 +78,6 @@ int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inle
       buf[o++] = (uint8_t)(acc >> bits);
     }
   }
-  *out = buf;
   *outlen = o;
   return 0;
 }

@@ -85,9 +85,21 @@ size_t sc__escape_ctl_len(const char *s);
  * ("PATH: larger than N bytes") or SC_ENOMEM, with the message set. */
 int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen);
 
+/* Per-thread scratch (scratch.c): a buffer of at least n bytes for slot,
+ * kept by the calling thread and reused by its next call for that slot (the
+ * contents are not kept when it grows); NULL when out of memory. For big
+ * blocks that live only within one call. Freed when the thread exits, or
+ * now by sc__scratch_release (the calling thread's). */
+enum { SC__SCRATCH_PNG, SC__SCRATCH_PACK, SC__SCRATCH_SLOTS };
+void *sc__scratch(int slot, size_t n);
+void sc__scratch_release(void);
+
 /* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
  * whitespace rejected). Decode writes *out (caller frees with sc__free). */
 int sc__base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t inlen);
+/* The same into buf, which must hold sc__base64_max(inlen) bytes. */
+size_t sc__base64_max(size_t inlen);
+int sc__base64_decode_to(uint8_t *buf, size_t *outlen, const char *in, size_t inlen);
 /* Encode into a new NUL-terminated string. */
 char *sc__base64_encode(const uint8_t *in, size_t inlen);
 

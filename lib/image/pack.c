@@ -146,10 +146,13 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
   /* worst case: a literal token per 128 pixels */
   size_t row_max = w * 4 + (w + LIT_MAX - 1) / LIT_MAX;
   if (h && row_max > SIZE_MAX / h) return sc__err(SC_ETOOBIG, "pack: image too large");
-  unsigned char *out = sc__malloc(row_max * h + 1);
+  /* Packed into the thread's scratch, then copied out at its size: a
+   * worst-case block per frame, shrunk in place, would leave the small
+   * packed frame in the middle of a frame-sized hole (heap fragmentation,
+   * docs/reliability.md "Soak"). */
+  unsigned char *out = sc__scratch(SC__SCRATCH_PACK, row_max * h + 1);
   size_t *rows = sc__malloc(h ? h * sizeof *rows : 1);
   if (!out || !rows) {
-    sc__free(out);
     sc__free(rows);
     return sc__err(SC_ENOMEM, "pack: out of memory");
   }
@@ -164,8 +167,13 @@ int sc__pack(sc__packed *pk, const sc_image *img) {
     rows[y] = len;
     len += pack_row(out + len, src, above, img->width);
   }
-  unsigned char *fit = sc__realloc(out, len ? len : 1);
-  pk->data = fit ? fit : out;
+  unsigned char *fit = sc__malloc(len ? len : 1);
+  if (!fit) {
+    sc__free(rows);
+    return sc__err(SC_ENOMEM, "pack: out of memory");
+  }
+  memcpy(fit, out, len);
+  pk->data = fit;
   pk->rows = rows;
   pk->len = len;
   pk->width = img->width;

@@ -62,9 +62,12 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
 
 int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, double scale) {
   *out = NULL;
-  uint8_t *png = NULL;
   size_t n = 0;
-  int rc = sc__base64_decode(&png, &n, b64, len);
+  /* The PNG bytes live only for this call: the thread's scratch, not a
+   * fresh block per capture (lib/core/scratch.c). */
+  uint8_t *png = sc__scratch(SC__SCRATCH_PNG, sc__base64_max(len));
+  if (!png) return sc__err(SC_ENOMEM, "capture: out of memory for %zu bytes", len);
+  int rc = sc__base64_decode_to(png, &n, b64, len);
   if (rc < 0) return rc;
   /* Chromium's own PNG over a local, checked connection: no checksums.
    * Its size may differ from the clip by one pixel (rounding of the scaled
@@ -88,7 +91,6 @@ int sc__page_decode(sc_image **out, const char *b64, size_t len, sc_rect clip, d
                  "capture: the PNG declares %lux%lu for a %dx%d clip at scale %g; "
                  "refused before decoding", w, h, clip.w, clip.h, scale);
   }
-  sc__free(png);
   if (rc < 0) return rc;
   if (abs((*out)->width - want_w) > 1 || abs((*out)->height - want_h) > 1) {
     rc = sc__err(SC_EGEOMETRY, "capture: got %dx%d for a %dx%d clip at scale %g",

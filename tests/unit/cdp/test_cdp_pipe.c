@@ -160,6 +160,58 @@ static void big_and_oversized_replies(void **st) {
   close(f.out_w);
 }
 
+/* Screenshot-sized replies one after another: the first one's buffer is
+ * kept and reused (rx.c, sc__rx_recycle), so the next ones allocate no big
+ * block (malloc churn of such blocks fragments the heap: the soak). */
+static long g_big;
+static void *big_malloc(size_t n) {
+  g_big += n >= 100000;
+  return malloc(n);
+}
+static void *big_realloc(void *p, size_t n) {
+  g_big += n >= 100000;
+  return realloc(p, n);
+}
+
+static void big_replies_reuse_one_buffer(void **st) {
+  (void)st;
+  sc_set_allocator(big_malloc, big_realloc, free);
+  fake f;
+  fake_open(&f, 0);
+  sc__cdp *cdp = sc__client_cdp(f.cl);
+  fcntl(f.out_w, F_SETFL, O_NONBLOCK);
+  size_t pad = 300000;
+  char *msg = malloc(pad + 128);
+  for (int i = 0; i < 4; i++) {
+    got g = {0};
+    int64_t id;
+    assert_int_equal(sc__cdp_send(cdp, NULL, "Shot", NULL, 0, on_reply, &g, &id), 0);
+    read_command(&f);
+    if (i == 1) g_big = 0; /* from the second reply on */
+    int h = snprintf(msg, 128, "{\"id\":%lld,\"result\":{\"v\":%d,\"s\":\"", (long long)id, i);
+    memset(msg + h, 'x', pad - (size_t)i * 1000); /* sizes vary a little */
+    size_t len = (size_t)h + pad - (size_t)i * 1000;
+    len += (size_t)sprintf(msg + len, "\"}}");
+    msg[len++] = '\0';
+    size_t off = 0;
+    while (off < len) {
+      ssize_t w = write(f.out_w, msg + off, len - off);
+      if (w > 0) off += (size_t)w;
+      else sc__client_service(f.cl, 5);
+    }
+    wait_for(&f, &g, 1);
+    assert_int_equal(g.status, 0);
+    assert_int_equal(g.v, i);
+  }
+  free(msg);
+  long big = g_big;
+  sc__client_free(f.cl);
+  sc_set_allocator(NULL, NULL, NULL);
+  close(f.cmd_r);
+  close(f.out_w);
+  assert_int_equal(big, 0);
+}
+
 /* The browser goes away: pending commands fail "closed" with the reason,
  * and writing the next command to a pipe nobody reads is EPIPE, not a
  * SIGPIPE that kills the process. */
@@ -216,6 +268,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(commands_and_replies),
       cmocka_unit_test(big_and_oversized_replies),
+      cmocka_unit_test(big_replies_reuse_one_buffer),
       cmocka_unit_test(browser_gone),
       cmocka_unit_test(malformed_message_fails_a_call_at_once),
   };

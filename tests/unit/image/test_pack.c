@@ -122,6 +122,39 @@ static void a_flat_screen_packs_small(void **st) {
   sc__packed_free(&pk);
 }
 
+/* Packing a frame allocates what it keeps, not its worst case: after the
+ * thread's scratch has grown once, packing a flat 1225x813 frame (4 MB of
+ * pixels, a few KB packed) asks for no block of 64 KiB or more. A
+ * worst-case block per frame, shrunk afterwards, fragments the heap over a
+ * long run (the soak). */
+static size_t g_largest;
+static void *largest_malloc(size_t n) {
+  if (n > g_largest) g_largest = n;
+  return malloc(n);
+}
+static void *largest_realloc(void *p, size_t n) {
+  if (n > g_largest) g_largest = n;
+  return realloc(p, n);
+}
+
+static void packing_allocates_no_worst_case_block(void **st) {
+  (void)st;
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 1225, 813), 0);
+  for (size_t i = 0; i < (size_t)img->stride * 813; i += 4) img->px[i + 3] = 255;
+  sc__packed pk = {0};
+  assert_int_equal(sc__pack(&pk, img), 0); /* the scratch grows here */
+  sc_set_allocator(largest_malloc, largest_realloc, free);
+  g_largest = 0;
+  for (int i = 0; i < 3; i++) assert_int_equal(sc__pack(&pk, img), 0);
+  size_t largest = g_largest;
+  sc_set_allocator(NULL, NULL, NULL);
+  assert_true(pk.len < 8 * 1024);
+  if (largest >= 64 * 1024) fail_msg("packing asked for %zu bytes", largest);
+  sc__packed_free(&pk);
+  sc_image_free(img);
+}
+
 /* A row equal to the row above costs nothing; any rect of such an image
  * (starting on a repeated row too) unpacks to the same pixels. */
 static void repeated_rows_are_stored_once(void **st) {
@@ -232,6 +265,7 @@ int main(void) {
       cmocka_unit_test(strided_rows_pack_their_pixels_only),
       cmocka_unit_test(runs_of_every_length_round_trip),
       cmocka_unit_test(a_flat_screen_packs_small),
+      cmocka_unit_test(packing_allocates_no_worst_case_block),
       cmocka_unit_test(repeated_rows_are_stored_once),
       cmocka_unit_test(hatches_and_edges_pack_small),
       cmocka_unit_test(damaged_data_is_refused),
