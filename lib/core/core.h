@@ -93,6 +93,15 @@ int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *ou
 enum { SC__SCRATCH_PNG, SC__SCRATCH_PACK, SC__SCRATCH_SLOTS };
 void *sc__scratch(int slot, size_t n);
 void sc__scratch_release(void);
+/* The thread's pool of big blocks (SC__POOL_MIN bytes or more; smaller
+ * ones are plain malloc/free): take a block of at least n bytes (*cap says
+ * how many; NULL when out of memory), give it back when done with it. The
+ * pool keeps the SC__POOL_BLOCKS largest given back; freed when the thread
+ * exits or by sc__scratch_release. */
+#define SC__POOL_MIN ((size_t)256 << 10)
+#define SC__POOL_BLOCKS 3
+void *sc__pool_take(size_t n, size_t *cap);
+void sc__pool_give(void *p, size_t cap);
 
 /* Base64 (RFC 4648, standard alphabet, padding accepted and optional;
  * whitespace rejected). Decode writes *out (caller frees with sc__free). */

@@ -12,14 +12,18 @@ int sc__image_alloc(sc_image **out, int width, int height, int zero) {
   size_t stride = (size_t)width * 4;
   if (height && stride > SIZE_MAX / (size_t)height)
     return sc__err(SC_ETOOBIG, "image: %dx%d is too large", width, height);
-  sc_image *img = sc__malloc(sizeof *img);
-  if (!img) return sc__err(SC_ENOMEM, "image: out of memory");
+  sc__image_box *box = sc__malloc(sizeof *box);
+  if (!box) return sc__err(SC_ENOMEM, "image: out of memory");
+  sc_image *img = &box->img;
   size_t bytes = stride * (size_t)height;
-  img->px = zero ? sc__calloc(bytes ? bytes : 1, 1) : sc__malloc(bytes);
+  /* Frame-sized pixels come from the thread's pool (lib/core/scratch.c):
+   * a capture's frame is made and freed for every capture. */
+  img->px = sc__pool_take(bytes ? bytes : 1, &box->cap);
   if (!img->px) {
-    sc__free(img);
+    sc__free(box);
     return sc__err(SC_ENOMEM, "image: out of memory for %dx%d", width, height);
   }
+  if (zero) memset(img->px, 0, bytes);
   img->width = width;
   img->height = height;
   img->stride = stride;
@@ -34,8 +38,9 @@ SC_EXTERN int sc_image_new(sc_image **out, int width, int height) {
 
 SC_EXTERN void sc_image_free(sc_image *img) {
   if (!img) return;
-  sc__free(img->px);
-  sc__free(img);
+  sc__image_box *box = (sc__image_box *)img;
+  sc__pool_give(img->px, box->cap);
+  sc__free(box);
 }
 
 int sc__image_rect_inside(const sc_image *img, sc_rect r) {

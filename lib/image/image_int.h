@@ -10,6 +10,12 @@
  * zero is non-zero (the decoder overwrites every byte). SC_ETOOBIG when the
  * byte size overflows size_t. */
 int sc__image_alloc(sc_image **out, int width, int height, int zero);
+/* Every sc_image the library makes is the first member of this box, which
+ * also says how many bytes its pixel block has (for the pool). */
+typedef struct sc__image_box {
+  sc_image img;
+  size_t cap;
+} sc__image_box;
 
 /* Non-zero when r is a valid rectangle lying entirely inside img. */
 int sc__image_rect_inside(const sc_image *img, sc_rect r);

@@ -1,6 +1,8 @@
 /* Per-thread scratch buffers (lib/core/scratch.c): reused by the next call
  * of the same slot, grown when asked for more, separate per slot and per
- * thread, and freed when their thread exits or is released. */
+ * thread, and freed when their thread exits or is released. The pool of
+ * big blocks: a block given back is the next one taken, small ones are not
+ * kept, and the pool holds its largest few. */
 #include <pthread.h>
 #include <string.h>
 
@@ -72,11 +74,49 @@ static void per_thread_and_freed_at_exit(void **st) {
   sc_set_allocator(NULL, NULL, NULL);
 }
 
+static void pool_reuses_big_blocks(void **st) {
+  (void)st;
+  sc_test_alloc_install();
+  long live = sc_test_alloc_live();
+  size_t cap = 0;
+  void *a = sc__pool_take(2 * SC__POOL_MIN, &cap);
+  assert_non_null(a);
+  assert_int_equal(cap, 2 * SC__POOL_MIN);
+  sc__pool_give(a, cap);
+  long held = sc_test_alloc_live(); /* the block, kept, and the thread's table */
+  assert_int_equal(held, live + 2);
+  void *b = sc__pool_take(2 * SC__POOL_MIN - 100, &cap); /* smaller fits: the same block */
+  assert_ptr_equal(a, b);
+  assert_int_equal(cap, 2 * SC__POOL_MIN);
+  assert_int_equal(sc_test_alloc_live(), held);
+  void *c = sc__pool_take(4 * SC__POOL_MIN, &cap); /* larger: a new one */
+  assert_ptr_not_equal(c, b);
+  assert_int_equal(cap, 4 * SC__POOL_MIN);
+  sc__pool_give(b, 2 * SC__POOL_MIN);
+  sc__pool_give(c, 4 * SC__POOL_MIN);
+  /* small blocks are malloc and free */
+  void *d = sc__pool_take(100, &cap);
+  assert_int_equal(cap, 100);
+  sc__pool_give(d, cap);
+  assert_int_equal(sc_test_alloc_live(), held + 1);
+  /* the pool keeps its SC__POOL_BLOCKS largest: a smaller one given to a
+   * full pool is freed */
+  void *v[SC__POOL_BLOCKS + 1];
+  size_t vc[SC__POOL_BLOCKS + 1];
+  for (int i = 0; i <= SC__POOL_BLOCKS; i++) v[i] = sc__pool_take((size_t)(4 + i) * SC__POOL_MIN, &vc[i]);
+  for (int i = 0; i <= SC__POOL_BLOCKS; i++) sc__pool_give(v[i], vc[i]);
+  assert_int_equal(sc_test_alloc_live(), live + 1 + SC__POOL_BLOCKS);
+  sc__scratch_release();
+  assert_int_equal(sc_test_alloc_live(), live);
+  sc_set_allocator(NULL, NULL, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(reused_and_grown),
       cmocka_unit_test(out_of_memory_is_null),
       cmocka_unit_test(per_thread_and_freed_at_exit),
+      cmocka_unit_test(pool_reuses_big_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
