@@ -64,7 +64,8 @@ SC_EXTERN const char *sc_version(void);
   XX(EUNREADABLE, -16, "text unreadable")                                  \
   XX(ECANCELED, -17, "canceled")                                           \
   XX(ENOSPACE, -18, "no space left")                                       \
-  XX(EDATA, -19, "data does not fit")
+  XX(EDATA, -19, "data does not fit")                                      \
+  XX(ELOCATE, -20, "locator not found or ambiguous")
 
 /** Error codes returned (negated) by every function that returns int. */
 typedef enum sc_error {

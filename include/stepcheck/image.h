@@ -131,6 +131,29 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff,
 SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r,
                                       uint32_t rgb, int tol);
 
+/** Where a template was found: its top-left corner in the image, and the
+ *  fraction of its pixels that matched. */
+typedef struct sc_match {
+  int x, y;
+  double score;
+} sc_match;
+
+/**
+ * Find the template tpl in img inside `within` (clipped to img; w or h <= 0
+ * for the whole image). A position matches when at least min_score (0..1]
+ * of the template's opaque pixels (alpha >= 128; others are "don't care")
+ * are within tol (0..255, max abs per RGB channel) of the image there.
+ * Matches overlapping a better one are the same place: the best of them is
+ * kept. Fills out[0..max) best first (ties: top to bottom, left to right).
+ * @return the number of distinct places found (which may exceed max: only
+ *         max are filled); SC_EINVAL for NULL images, a template without an
+ *         opaque pixel, tol or min_score out of range; SC_ETOOBIG when more
+ *         than 4096 positions match (a template that fits nearly anywhere:
+ *         say so instead of counting them).
+ */
+SC_EXTERN int sc_image_find(sc_match *out, int max, const sc_image *img, const sc_image *tpl,
+                            sc_rect within, int tol, double min_score);
+
 /* Drawing, for pictures people look at (stepcheck inspect). Everything is
  * clipped to the image; colours are 0xRRGGBB, drawn opaque. */
 /** A one-pixel outline of r. */

@@ -36,6 +36,19 @@ typedef struct sc_step_result {
                                docs/design.md, "Pacing"); included in verified_ms */
 } sc_step_result;
 
+/** Where a locator found its point or region for one user (docs/scenario.md,
+ *  "Locators"). By pointer only, like every result (docs/api.md). */
+typedef struct sc_located {
+  const char *name;       /**< the point's or region's name; borrowed from the scenario */
+  int is_region;
+  sc_point p;             /**< a point: where it is */
+  sc_rect r;              /**< a region: where it is; a point: the template match or
+                               the anchor it was placed from (w = h = 0 when none) */
+  double score;           /**< template: fraction of its pixels that matched; 1 otherwise */
+  int cycle;              /**< 0 when found as the page opened, else the cycle it was
+                               found again for ("relocate") */
+} sc_located;
+
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */
 typedef struct sc_drift {
   int cycle;
@@ -71,6 +84,9 @@ typedef struct sc_run_result {
                                     scenario's; for a page the caller opened
                                     (sc_run_options.page), its sc_run_options.url or NULL
                                     (unknown). Reports write this one. Owned by the result */
+  size_t nlocated;
+  sc_located **located;        /**< where this user's locators found their points and
+                                    regions, in the order they were found */
 } sc_run_result;
 
 /** Called after every step result (setup and cycle steps), exactly once per result. */

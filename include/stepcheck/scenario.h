@@ -118,6 +118,12 @@ typedef struct sc_scenario {
    * two identical captures in a row are enough), so a half-painted screen
    * never becomes the reference. */
   double ready_quiet_ms;
+  /** Points and regions found on the screen instead of given ("Locators"
+   * in docs/scenario.md); NULL when the scenario has none. Opaque: their
+   * entries in points and regions hold 0 until a run finds them for its
+   * user (each user's run uses its own resolved copy and reports where
+   * each was found in sc_run_result.located). */
+  struct sc_locators *locators;
 } sc_scenario;
 
 /**

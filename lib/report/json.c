@@ -88,6 +88,29 @@ json_t *sc__report_json_totals(const sc_run_result *const *runs, size_t nruns) {
   return totals;
 }
 
+/* Where the user's locators found their points and regions; NULL (and no
+ * key in the report) when the scenario has none. */
+static json_t *located_json(const sc_run_result *r) {
+  if (!r->nlocated) return NULL;
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < r->nlocated; i++) {
+    const sc_located *l = r->located[i];
+    json_t *o = l->is_region
+                    ? json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:f, s:i}", "name",
+                                sc__report_jstr(l->name), "kind", "region", "x", l->r.x, "y",
+                                l->r.y, "w", l->r.w, "h", l->r.h, "score", l->score, "cycle",
+                                l->cycle)
+                    : json_pack("{s:o, s:s, s:f, s:f, s:f, s:i}", "name", sc__report_jstr(l->name),
+                                "kind", "point", "x", l->p.x, "y", l->p.y, "score", l->score,
+                                "cycle", l->cycle);
+    if (!o || json_array_append_new(a, o) != 0) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
 json_t *sc__report_json_run(const sc_run_result *r) {
   const sc_run_result *const *one = &r;
   json_t *results = json_array(), *drift = json_array();
@@ -108,7 +131,14 @@ json_t *sc__report_json_run(const sc_run_result *r) {
   int is_void;
   size_t failed = sc__report_failed(r, &is_void);
   const sc_scenario *sc = r->scenario;
-  return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
+  json_t *located = located_json(r);
+  if (r->nlocated && !located) {
+    json_decref(results);
+    json_decref(drift);
+    json_decref(by_step);
+    return NULL;
+  }
+  json_t *run = json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
                    "app", sc__report_jstr(sc__report_app(r->scenario)),
                    "scenario", sc__report_jstr(sc ? sc->path : NULL),
                    "url", sc__report_jstr(r->url),
@@ -122,6 +152,12 @@ json_t *sc__report_json_run(const sc_run_result *r) {
                    "drift", drift,
                    "by_step", by_step,
                    "totals", sc__report_json_totals(one, 1));
+  if (run && located && json_object_set_new(run, "located", located) != 0) {
+    json_decref(run);
+    return NULL;
+  }
+  if (!run) json_decref(located);
+  return run;
 }
 
 int sc__report_json_write(const char *path, json_t *root) {

@@ -67,6 +67,18 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (rc) return rc;
   cycle_lines(out, r);
 
+  for (size_t i = 0; i < r->nlocated; i++) {
+    const sc_located *l = r->located[i];
+    fputs("located: ", out);
+    sc__report_put_line(out, l->name);
+    if (l->is_region)
+      fprintf(out, " region %d,%d %dx%d", l->r.x, l->r.y, l->r.w, l->r.h);
+    else
+      fprintf(out, " point (%g, %g)", l->p.x, l->p.y);
+    fprintf(out, " score %.3f, %s", l->score, l->cycle ? "cycle " : "at open");
+    if (l->cycle) fprintf(out, "%d", l->cycle);
+    fputc('\n', out);
+  }
   for (size_t i = 0; i < r->ndrift; i++) {
     const sc_drift *d = r->drift[i];
     if (d->pixels < 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "locate/locate.h"
 #include "runner.h"
 
 sc_rect sc__rect_union(sc_rect a, sc_rect b) {
@@ -229,6 +230,9 @@ void sc__runner_clear(sc__runner *r) {
   sc__free(r->need);
   sc__free(r->keep);
   sc__judge_prep_free(r->prep);
+  if (r->scenario) r->s = r->scenario;
+  sc__located_free(r->resolved);
+  r->resolved = NULL;
   r->prep = NULL;
   r->keep = NULL;
   r->snaps = NULL;

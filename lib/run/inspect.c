@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "core/core.h"
+#include "locate/locate.h"
 #include "stepcheck/inspect.h"
 
 #define REGION_RGB 0xff00ffu
@@ -41,6 +42,27 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
   int rc = sc_page_capture_at_rest(&img, p, (sc_rect){0, 0, w, h}, 10000);
   if (rc) return rc;
   char text[320];
+  /* Locators are found on this capture, and what they found is drawn. */
+  sc_scenario *resolved = NULL;
+  sc_located **found = NULL;
+  size_t nfound = 0;
+  if (s->locators && (rc = sc__locate(&resolved, &found, &nfound, s, img, 0)) < 0) {
+    sc_image_free(img);
+    return rc;
+  }
+  if (resolved) s = resolved;
+  for (size_t i = 0; i < nfound; i++) {
+    const sc_located *l = found[i];
+    if (line) {
+      if (l->is_region)
+        snprintf(text, sizeof text, "located region %s at %d,%d %dx%d score %.3f", l->name, l->r.x,
+                 l->r.y, l->r.w, l->r.h, l->score);
+      else
+        snprintf(text, sizeof text, "located point %s at %g,%g score %.3f", l->name, l->p.x,
+                 l->p.y, l->score);
+      line(text, userdata);
+    }
+  }
   /* Colours first, from the clean capture. */
   for (size_t i = 0; line && i < s->npoints; i++) {
     const sc_named_point *np = &s->points[i];
@@ -49,6 +71,11 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
              (unsigned)(px >> 8));
     line(text, userdata);
   }
+  for (size_t i = 0; i < nfound; i++) { /* a point's template match */
+    if (!found[i]->is_region && found[i]->r.w > 0) sc_image_draw_rect(img, found[i]->r, POINT_RGB);
+    sc__free(found[i]);
+  }
+  sc__free(found);
   for (size_t i = 0; i < s->nregions; i++) {
     const sc_region *r = &s->regions[i];
     sc_image_draw_rect(img, r->r, REGION_RGB);
@@ -69,6 +96,7 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
     sc_image_draw_text(img, (int)s->park.x + 5, (int)s->park.y + 4, "park", PARK_RGB, LABEL_BG);
   }
   ruler(img);
+  sc__located_free(resolved);
   *out = img;
   return 0;
 }

@@ -166,6 +166,8 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   if (!r) return;
   for (size_t i = 0; i < r->nresults; i++) step_result_free(r->results[i]);
   for (size_t i = 0; i < r->ndrift; i++) sc__free(r->drift[i]);
+  for (size_t i = 0; i < r->nlocated; i++) sc__free(r->located[i]);
+  sc__free(r->located);
   sc__free(r->results);
   sc__free(r->drift);
   sc__free(r->error);

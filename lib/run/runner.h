@@ -120,7 +120,7 @@ typedef struct sc__stepm {
 /* SC__PH_ONE: a single step run on its own (sc__runner_step_once); the
  * machine stops after it. */
 enum sc__phase { SC__PH_SETUP, SC__PH_CYCLE_START, SC__PH_STEPS, SC__PH_DRIFT, SC__PH_DONE,
-                 SC__PH_ONE };
+                 SC__PH_ONE, SC__PH_LOCATE };
 
 typedef void (*sc__runner_step_cb)(sc__runner *r, const sc_step_result *res, void *ud);
 typedef void (*sc__runner_done_cb)(sc__runner *r, void *ud);
@@ -141,7 +141,11 @@ struct sc__runner {
   double last_click_at;
   sc_point last_click;
   int have_click;
-  int artifact_seq;
+  /* locators (locate.c): r->s is then this user's resolved copy of the
+   * scenario, and scenario the one it was made from */
+  const sc_scenario *scenario;
+  sc_scenario *resolved;
+  void (*after_locate)(sc__runner *r);
 
   /* the machine */
   sc_run_result *rr;          /* results go here (owned by the caller) */
@@ -186,6 +190,14 @@ void sc__runner_step_once(sc__runner *r, const sc_step *st, size_t ni, int cycle
 /* Stop at the next callback: the step in progress is not judged; the user
  * ends with error "canceled: why". Safe from inside any callback. */
 void sc__runner_cancel(sc__runner *r, const char *why);
+/* Find the scenario's locators on a whole-guest capture at rest (quiet_ms
+ * as the readiness gate), make r->s this user's resolved copy, record
+ * where each was found, then fn; a locator not found ends the user with
+ * its error (locate.c). */
+void sc__runner_locate(sc__runner *r, double quiet_ms, void (*fn)(sc__runner *r));
+/* End the user now with error rc (already set with its message). */
+void sc__runner_fail(sc__runner *r, int rc);
+
 /* Free everything the runner holds (not the result, not the page). */
 void sc__runner_clear(sc__runner *r);
 

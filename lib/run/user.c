@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "runner.h"
+#include "scenario/locators.h"
 
 static void next(sc__runner *r);
 
@@ -34,6 +35,8 @@ static void end(sc__runner *r, int rc) {
   rr->ended_unix_ms = sc__unix_ms();
   if (r->on_done) r->on_done(r, r->ud);
 }
+
+void sc__runner_fail(sc__runner *r, int rc) { end(r, rc); }
 
 static sc_rect all_regions(const sc_scenario *s) {
   sc_rect u = {0, 0, 0, 0};
@@ -162,6 +165,23 @@ static int more_cycles(sc__runner *r) {
   return r->cycle <= r->cycles;
 }
 
+/* ---- locators: found before the setup, on a screen that passed the
+ * readiness gate; found again at each later cycle's start when the
+ * scenario asks ("relocate"). ---- */
+
+static void located_first(sc__runner *r) {
+  r->phase = SC__PH_SETUP;
+  r->idx = 0;
+  next(r);
+}
+
+static void relocate_then_start(sc__runner *r) { sc__runner_locate(r, 0, take_start); }
+
+static int relocating(const sc__runner *r) {
+  const sc_scenario *s = r->scenario ? r->scenario : r->s;
+  return r->cycle > 1 && s->locators && s->locators->relocate;
+}
+
 static void next(sc__runner *r) {
   const sc_scenario *s = r->s;
   if (r->canceled) {
@@ -169,6 +189,9 @@ static void next(sc__runner *r) {
     return;
   }
   switch (r->phase) {
+  case SC__PH_LOCATE:
+    sc__runner_locate(r, s->ready_quiet_ms, located_first);
+    return;
   case SC__PH_SETUP:
     if (r->idx < s->nsetup) {
       sc__runner_step_begin(r, &s->setup[r->idx], r->idx);
@@ -186,7 +209,7 @@ static void next(sc__runner *r) {
     if (r->cycle == 1) r->first_cycle_at = sc__now_ms();
     if (r->duration_ms > 0) r->rr->cycles = r->cycle;
     sc__runner_snaps_clear(r);
-    park_then(r, take_start);
+    park_then(r, relocating(r) ? relocate_then_start : take_start);
     return;
   case SC__PH_STEPS:
     if (r->idx < s->nsteps) {
@@ -247,7 +270,7 @@ void sc__runner_step_once(sc__runner *r, const sc_step *st, size_t ni, int cycle
 
 int sc__runner_start(sc__runner *r) {
   if (!r->need && sc__runner_plan(r) < 0) return SC_ENOMEM;
-  r->phase = SC__PH_SETUP;
+  r->phase = r->s->locators ? SC__PH_LOCATE : SC__PH_SETUP;
   r->idx = 0;
   r->cycle = 0;
   if (r->cycles < 1) r->cycles = 1;

@@ -253,6 +253,7 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out) {
     size_t i;
     if (sc__strmap_get(&c->pointmap, name, strlen(name), &i)) {
       *out = s->points[i].p;
+      c->last_point = (int)i;
       return 0;
     }
     if (c->no_points) return -1;
@@ -272,6 +273,7 @@ int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out) {
       sc__scn_problem(c, SC__AT_VAL(c), "must be [x, y]");
     return -1;
   }
+  c->last_point = -1;
   sc_point p = {json_number_value(json_array_get(v, 0)), json_number_value(json_array_get(v, 1))};
   /* the guest size is 0 when it was itself wrong: nothing to check against */
   if (s->guest_w > 0 && s->guest_h > 0 &&

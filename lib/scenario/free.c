@@ -1,6 +1,7 @@
 /* Freeing the model, and looking regions up by name. */
 #include <string.h>
 
+#include "scenario/locators.h"
 #include "scenario/scn.h"
 
 void sc__scn_step_clear(sc_step *st) {
@@ -29,6 +30,7 @@ SC_EXTERN void sc_scenario_free(sc_scenario *s) {
   sc__free(s->points);
   sc__free(s->regions);
   sc__free(s->drift_regions);
+  sc__locators_free(s->locators);
   sc__free(s->path);
   sc__free(s->app);
   sc__free(s->url);

@@ -76,6 +76,7 @@ static void check(sc__scn *c, const char *text, size_t len) {
     c->max_pixels = 0;
     sc__scn_top(c, root);
     sc__scn_steps(c, root);
+    sc__scn_locators(c, root);
   }
   json_decref(root);
 }
@@ -105,6 +106,8 @@ static void done(sc__scn *c) {
   for (size_t i = 0; i < c->pn; i++) sc__free(c->pv[i].text);
   sc__free(c->pv);
   sc__free(c->ids);
+  sc__free(c->locs);
+  sc__free(c->binds);
   sc__strmap_free(&c->idmap);
   sc__strmap_free(&c->regmap);
   sc__strmap_free(&c->pointmap);

@@ -64,6 +64,19 @@ typedef struct sc__scn {
   sc__strmap setmap;
   char **setwhy;
   size_t nset;
+  /* locators: points and regions given as objects, checked once every
+   * name is known (locators.c); point references of steps and park */
+  struct {
+    const char *name; /* borrowed from the JSON */
+    int is_region, index;
+    json_t *v;        /* borrowed */
+  } *locs;
+  size_t nlocs;
+  struct sc__bind *binds;
+  size_t nbinds, bindcap;
+  int last_point;     /* index of the point the last sc__scn_point named, -1 literal */
+  int cur_section;    /* the step being checked: 0 setup, 1 cycle */
+  size_t cur_step;
   sc__problem *pv;
   size_t pn, pcap;
   int oom;
@@ -137,6 +150,14 @@ char *sc__scn_dup(sc__scn *c, const char *s);
  * key that holds it, for messages; with label NULL only [x, y] is accepted
  * (the definitions in "points"). Returns 0, or -1 (reported). */
 int sc__scn_point(sc__scn *c, json_t *v, const char *label, sc_point *out);
+/* The point the last sc__scn_point named is used by the current step's
+ * gesture (section 0 setup, 1 cycle) or by park (section 2). */
+void sc__scn_bind(sc__scn *c, int section);
+/* A point or region value that is an object with a locator key: note it
+ * for sc__scn_locators (1), or 0 when it is not one. */
+int sc__scn_locator_note(sc__scn *c, const char *name, int is_region, int index, json_t *v);
+/* Check the noted locators, once points, regions and steps are known. */
+void sc__scn_locators(sc__scn *c, json_t *root);
 /* A region name at the current path; index, or -1 (reported). */
 int sc__scn_region_ref(sc__scn *c, json_t *v, const char *label);
 

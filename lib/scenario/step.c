@@ -27,7 +27,7 @@ static void wheel(sc__scn *c, json_t *v, sc_action *a) {
   json_t *at = sc__scn_get(c, v, "at", 1);
   if (at) {
     sc__scn_enter(c, "at");
-    sc__scn_point(c, at, "at", &a->at);
+    if (sc__scn_point(c, at, "at", &a->at) == 0) sc__scn_bind(c, c->cur_section);
     sc__scn_leave(c);
   }
   long n = 0;
@@ -67,7 +67,10 @@ static void key(sc__scn *c, json_t *v, sc_action *a) {
   json_t *at = json_object_get(v, "at");
   if (at) {
     sc__scn_enter(c, "at");
-    if (sc__scn_point(c, at, "at", &a->at) == 0) a->has_at = 1;
+    if (sc__scn_point(c, at, "at", &a->at) == 0) {
+      a->has_at = 1;
+      sc__scn_bind(c, c->cur_section);
+    }
     sc__scn_leave(c);
   }
   c->pre[old] = '\0';
@@ -77,7 +80,7 @@ static void action(sc__scn *c, const char *name, json_t *v, sc_action *a) {
   sc__scn_enter(c, name);
   if (strcmp(name, "click") == 0 || strcmp(name, "move") == 0) {
     a->kind = name[0] == 'c' ? SC_ACTION_CLICK : SC_ACTION_MOVE;
-    sc__scn_point(c, v, name, &a->at);
+    if (sc__scn_point(c, v, name, &a->at) == 0) sc__scn_bind(c, c->cur_section);
   } else if (strcmp(name, "wheel") == 0) {
     a->kind = SC_ACTION_WHEEL;
     wheel(c, v, a);
@@ -129,6 +132,8 @@ void sc__scn_step(sc__scn *c, json_t *v, int in_cycle, size_t index, sc_step *st
   const sc_scenario *s = c->s;
   const char *section = in_cycle ? "cycle" : "setup";
   st->line = SC__AT_VAL(c).line;
+  c->cur_section = in_cycle ? 1 : 0;
+  c->cur_step = index;
   st->timeout_ms = s->default_timeout_ms;
   st->settle_ms = s->default_settle_ms;
   st->park = 1;

@@ -7,7 +7,7 @@
 
 static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest", "input",
                                        "defaults", "points", "regions", "park",  "setup",
-                                       "cycle",  "drift",   "drift_regions", "drift_threshold",
+                                       "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
                                        "drift_max_pixels", "ready_quiet_ms", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
@@ -95,7 +95,8 @@ static void points(sc__scn *c, json_t *root) {
     if (!*name) sc__scn_problem(c, SC__AT_KEY(c), "a point needs a non-empty name");
     else if (sc__escape_ctl_len(name) != strlen(name))
       sc__scn_problem(c, SC__AT_KEY(c), "a point name must not contain control characters");
-    sc__scn_point(c, v, NULL, &np->p);
+    if (!sc__scn_locator_note(c, name, 0, (int)(s->npoints - 1), v))
+      sc__scn_point(c, v, NULL, &np->p);
     sc__scn_leave(c);
   }
   c->pre[0] = '\0';
@@ -165,7 +166,9 @@ static void regions(sc__scn *c, json_t *root) {
       sc__scn_problem(c, SC__AT_KEY(c), "a region name must not contain control characters");
     long inset = 0;
     sc_rect r;
-    if (region_rect(c, v, &r, &inset) == 0) {
+    if (sc__scn_locator_note(c, name, 1, (int)(s->nregions - 1), v)) {
+      /* found at run time (locators.c) */
+    } else if (region_rect(c, v, &r, &inset) == 0) {
       if (r.w - 2 * inset <= 0 || r.h - 2 * inset <= 0) {
         sc__scn_enter(c, "inset");
         sc__scn_problem(c, SC__AT_VAL(c), "\"inset\" %ld leaves nothing of %dx%d", inset, r.w, r.h);
@@ -239,7 +242,10 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   json_t *park = json_object_get(root, "park");
   if (park) {
     sc__scn_enter(c, "park");
-    if (sc__scn_point(c, park, "park", &s->park) == 0) s->has_park = 1;
+    if (sc__scn_point(c, park, "park", &s->park) == 0) {
+      s->has_park = 1;
+      sc__scn_bind(c, 2);
+    }
     sc__scn_leave(c);
   }
   drift(c, root);

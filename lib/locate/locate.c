@@ -1,0 +1,182 @@
+/* Locators resolved on one capture of the whole guest: templates are
+ * matched (exactly one place, or an error naming the locator: never a
+ * guess), relative points and regions placed from what they name, and the
+ * result checked to lie inside the guest. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "locate/locate.h"
+#include "scenario/locators.h"
+
+/* Places reported in an "ambiguous" message. */
+#define SC__LOC_SHOW 3
+
+void sc__located_free(sc_scenario *r) {
+  if (!r) return;
+  sc__free(r->points);
+  sc__free(r->regions);
+  sc__free(r->setup);
+  sc__free(r->steps);
+  sc__free(r);
+}
+
+/* A shallow copy with arrays of its own for everything resolving changes. */
+static sc_scenario *copy_of(const sc_scenario *s) {
+  sc_scenario *c = sc__malloc(sizeof *c);
+  if (!c) return NULL;
+  *c = *s;
+  c->points = c->npoints ? sc__malloc(s->npoints * sizeof *s->points) : NULL;
+  c->regions = c->nregions ? sc__malloc(s->nregions * sizeof *s->regions) : NULL;
+  c->setup = c->nsetup ? sc__malloc(s->nsetup * sizeof *s->setup) : NULL;
+  c->steps = c->nsteps ? sc__malloc(s->nsteps * sizeof *s->steps) : NULL;
+  if ((s->npoints && !c->points) || (s->nregions && !c->regions) || (s->nsetup && !c->setup) ||
+      (s->nsteps && !c->steps)) {
+    sc__located_free(c);
+    return NULL;
+  }
+  if (s->npoints) memcpy(c->points, s->points, s->npoints * sizeof *s->points);
+  if (s->nregions) memcpy(c->regions, s->regions, s->nregions * sizeof *s->regions);
+  if (s->nsetup) memcpy(c->setup, s->setup, s->nsetup * sizeof *s->setup);
+  if (s->nsteps) memcpy(c->steps, s->steps, s->nsteps * sizeof *s->steps);
+  return c;
+}
+
+static const char *name_of(const sc_scenario *s, sc__ref r) {
+  return r.is_region ? s->regions[r.index].name : s->points[r.index].name;
+}
+
+/* A reference as a rectangle (a point: the pixel it lies on). */
+static sc_rect rect_of(const sc_scenario *s, sc__ref r) {
+  if (r.is_region) return s->regions[r.index].r;
+  sc_point p = s->points[r.index].p;
+  return (sc_rect){(int)floor(p.x), (int)floor(p.y), 1, 1};
+}
+
+static int template_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
+                          sc_match *m) {
+  sc_match best[SC__LOC_SHOW];
+  sc_rect within = l->within >= 0 ? s->regions[l->within].r : (sc_rect){0, 0, 0, 0};
+  const char *who = name_of(s, l->self);
+  char where[128] = "";
+  if (l->within >= 0)
+    snprintf(where, sizeof where, " within region \"%s\" (%d,%d %dx%d)", s->regions[l->within].name,
+             within.x, within.y, within.w, within.h);
+  int n = sc_image_find(best, SC__LOC_SHOW, guest, l->tpl, within, l->tol, l->score);
+  if (n == SC_ETOOBIG)
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s matches almost anywhere%s; cut a "
+                   "more distinctive one", who, l->path, where);
+  if (n < 0) return n;
+  if (n == 0)
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s not found%s (no place with %.0f%% of "
+                   "its pixels within %d)", who, l->path, where, l->score * 100, l->tol);
+  if (n > 1) {
+    char list[256] = "";
+    size_t k = 0;
+    for (int i = 0; i < n && i < SC__LOC_SHOW; i++)
+      k += (size_t)snprintf(list + k, sizeof list - k, "%s(%d,%d) %.3f", i ? ", " : "", best[i].x,
+                            best[i].y, best[i].score);
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s found in %d places%s: %s%s; narrow "
+                   "it with \"within\" or cut a larger template", who, l->path, n, where, list,
+                   n > SC__LOC_SHOW ? ", ..." : "");
+  }
+  *m = best[0];
+  return 0;
+}
+
+static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *guest,
+                       sc_located *out) {
+  const char *who = name_of(s, l->self);
+  sc_point p = {0, 0};
+  sc_rect r = {0, 0, 0, 0}, from = {0, 0, 0, 0};
+  double score = 1;
+  int rc;
+  switch (l->kind) {
+  case SC__LOC_TEMPLATE: {
+    sc_match m;
+    if ((rc = template_place(s, l, guest, &m)) < 0) return rc;
+    score = m.score;
+    from = (sc_rect){m.x, m.y, l->tpl->width, l->tpl->height};
+    p = l->has_offset ? (sc_point){m.x + l->dx, m.y + l->dy}
+                      : (sc_point){m.x + l->tpl->width / 2.0, m.y + l->tpl->height / 2.0};
+    r = (sc_rect){m.x + (int)l->dx, m.y + (int)l->dy, l->w > 0 ? l->w : l->tpl->width,
+                  l->h > 0 ? l->h : l->tpl->height};
+    break;
+  }
+  case SC__LOC_FROM:
+    from = rect_of(s, l->a);
+    if (l->a.is_region) p = (sc_point){from.x + l->dx, from.y + l->dy};
+    else p = (sc_point){s->points[l->a.index].p.x + l->dx, s->points[l->a.index].p.y + l->dy};
+    r = (sc_rect){(int)floor(p.x), (int)floor(p.y), l->w, l->h};
+    break;
+  case SC__LOC_BETWEEN: {
+    sc_rect a = rect_of(s, l->a), b = rect_of(s, l->b);
+    int x0 = a.x < b.x ? a.x : b.x, y0 = a.y < b.y ? a.y : b.y;
+    int x1 = a.x + a.w > b.x + b.w ? a.x + a.w : b.x + b.w;
+    int y1 = a.y + a.h > b.y + b.h ? a.y + a.h : b.y + b.h;
+    r = (sc_rect){x0, y0, x1 - x0, y1 - y0};
+    break;
+  }
+  }
+  if (l->self.is_region) {
+    r = (sc_rect){r.x + l->inset, r.y + l->inset, r.w - 2 * l->inset, r.h - 2 * l->inset};
+    if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > guest->width ||
+        r.y + r.h > guest->height)
+      return sc__err(SC_ELOCATE, "locator \"%s\": the region lands at %d,%d %dx%d, not inside the "
+                     "%dx%d guest", who, r.x, r.y, r.w, r.h, guest->width, guest->height);
+    s->regions[l->self.index].r = r;
+    *out = (sc_located){who, 1, {r.x, r.y}, r, score, 0};
+  } else {
+    if (!(p.x >= 0 && p.y >= 0 && p.x < guest->width && p.y < guest->height))
+      return sc__err(SC_ELOCATE, "locator \"%s\": the point lands at (%g, %g), outside the %dx%d "
+                     "guest", who, p.x, p.y, guest->width, guest->height);
+    s->points[l->self.index].p = p;
+    *out = (sc_located){who, 0, p, from, score, 0};
+  }
+  return 0;
+}
+
+static void found_free(sc_located **f, size_t n) {
+  for (size_t i = 0; i < n; i++) sc__free(f[i]);
+  sc__free(f);
+}
+
+int sc__locate(sc_scenario **out, sc_located ***found, size_t *n, const sc_scenario *s,
+               const sc_image *guest, int cycle) {
+  *out = NULL;
+  *found = NULL;
+  *n = 0;
+  const struct sc_locators *L = s->locators;
+  if (!L) return sc__err(SC_EINVAL, "locate: the scenario has no locators");
+  sc_scenario *c = copy_of(s);
+  sc_located **f = sc__calloc(L->n ? L->n : 1, sizeof *f);
+  if (!c || !f) {
+    sc__located_free(c);
+    sc__free(f);
+    return sc__err(SC_ENOMEM, "locate: out of memory");
+  }
+  int rc = 0;
+  size_t k = 0;
+  for (; k < L->n && rc == 0; k++) {
+    if (!(f[k] = sc__malloc(sizeof **f))) rc = sc__err(SC_ENOMEM, "locate: out of memory");
+    else if ((rc = resolve_one(c, &L->v[k], guest, f[k])) == 0) f[k]->cycle = cycle;
+  }
+  if (rc < 0) {
+    found_free(f, k);
+    sc__located_free(c);
+    return rc;
+  }
+  /* Every gesture and park that names a point goes where it is now. */
+  for (size_t i = 0; i < L->nbind; i++) {
+    const sc__bind *b = &L->bind[i];
+    sc_point p = c->points[b->point].p;
+    if (b->section == 2) c->park = p;
+    else if (b->section == 0 && b->step < c->nsetup) c->setup[b->step].action.at = p;
+    else if (b->section == 1 && b->step < c->nsteps) c->steps[b->step].action.at = p;
+  }
+  *out = c;
+  *found = f;
+  *n = L->n;
+  return 0;
+}

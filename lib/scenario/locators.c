@@ -1,0 +1,316 @@
+/* Locators in the scenario file: a point or region given as an object is
+ * found at run time (lib/locate). Checked here once every point, region
+ * and step is known: the template loads, names resolve, nothing depends on
+ * itself; ordered so that what a locator uses is found before it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario/locators.h"
+#include "scenario/scn.h"
+
+static const char *const K_POINT[] = {"template", "tol", "score", "within", "at",
+                                      "from",     "offset", NULL};
+static const char *const K_REGION[] = {"template", "tol",  "score", "within",  "offset",
+                                       "size",     "from", "between", "inset", NULL};
+static const char *const KINDS[] = {"template", "from", "between", NULL};
+
+#define SC__LOC_TOL 32
+#define SC__LOC_SCORE 0.95
+
+void sc__locators_free(struct sc_locators *l) {
+  if (!l) return;
+  for (size_t i = 0; i < l->n; i++) {
+    sc__free(l->v[i].path);
+    sc_image_free(l->v[i].tpl);
+  }
+  sc__free(l->v);
+  sc__free(l->bind);
+  sc__free(l);
+}
+
+static int has_kind(json_t *v) {
+  for (const char *const *k = KINDS; *k; k++)
+    if (json_object_get(v, *k)) return 1;
+  return 0;
+}
+
+int sc__scn_locator_note(sc__scn *c, const char *name, int is_region, int index, json_t *v) {
+  if (!json_is_object(v) || (is_region && !has_kind(v))) return 0;
+  void *n = sc__realloc(c->locs, (c->nlocs + 1) * sizeof *c->locs);
+  if (!n) {
+    c->oom = 1;
+    return 1;
+  }
+  c->locs = n;
+  c->locs[c->nlocs].name = name;
+  c->locs[c->nlocs].is_region = is_region;
+  c->locs[c->nlocs].index = index;
+  c->locs[c->nlocs].v = v;
+  c->nlocs++;
+  return 1;
+}
+
+void sc__scn_bind(sc__scn *c, int section) {
+  if (c->last_point < 0) return;
+  if (c->nbinds == c->bindcap) {
+    size_t cap = c->bindcap ? c->bindcap * 2 : 8;
+    sc__bind *n = sc__realloc(c->binds, cap * sizeof *n);
+    if (!n) {
+      c->oom = 1;
+      return;
+    }
+    c->binds = n;
+    c->bindcap = cap;
+  }
+  c->binds[c->nbinds++] = (sc__bind){section, section == 2 ? 0 : c->cur_step, c->last_point};
+}
+
+/* A point or region by name: exactly one of them must have it. */
+static int ref(sc__scn *c, json_t *v, const char *label, sc__ref *out) {
+  const char *name = json_string_value(v);
+  if (!name) {
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must name a point or a region", label);
+    return -1;
+  }
+  size_t pi, ri;
+  int p = sc__strmap_get(&c->pointmap, name, strlen(name), &pi);
+  int r = sc__strmap_get(&c->regmap, name, strlen(name), &ri);
+  if (p && r) {
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" names both a point and a region; rename one", name);
+    return -1;
+  }
+  if (!p && !r) {
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\": no point or region \"%s\"", label, name);
+    return -1;
+  }
+  *out = (sc__ref){r, r ? (int)ri : (int)pi};
+  return 0;
+}
+
+/* [a, b] of numbers (integers when integer), into *x, *y. */
+static int pair(sc__scn *c, json_t *obj, const char *key, int integer, double *x, double *y) {
+  json_t *v = json_object_get(obj, key);
+  if (!v) return 0;
+  json_t *a = json_array_get(v, 0), *b = json_array_get(v, 1);
+  int ok = json_is_array(v) && json_array_size(v) == 2 &&
+           (integer ? json_is_integer(a) && json_is_integer(b) : json_is_number(a) && json_is_number(b));
+  double va = ok ? json_number_value(a) : 0, vb = ok ? json_number_value(b) : 0;
+  if (ok) ok = va >= -100000 && va <= 100000 && vb >= -100000 && vb <= 100000;
+  if (!ok) {
+    sc__scn_enter(c, key);
+    sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" must be [%s, %s] within +-100000", key,
+                    integer ? "integer" : "number", integer ? "integer" : "number");
+    sc__scn_leave(c);
+    return -1;
+  }
+  *x = va;
+  *y = vb;
+  return 1;
+}
+
+static void load_template(sc__scn *c, json_t *v, sc__locator *l) {
+  const char *file = json_string_value(json_object_get(v, "template"));
+  sc__scn_enter(c, "template");
+  if (!file || !*file) {
+    sc__scn_problem(c, SC__AT_VAL(c), "\"template\" must be the path of a PNG");
+    sc__scn_leave(c);
+    return;
+  }
+  l->path = file[0] == '/' ? sc__strdup(file) : sc__asprintf("%s%s", c->dir, file);
+  if (!l->path) {
+    c->oom = 1;
+    sc__scn_leave(c);
+    return;
+  }
+  int rc = sc_image_load_png(&l->tpl, l->path, NULL);
+  const sc_scenario *s = c->s;
+  if (rc == SC_ENOMEM) c->oom = 1;
+  else if (rc) sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\": %s", file, sc_errmsg());
+  else if (s->guest_w > 0 && (l->tpl->width > s->guest_w || l->tpl->height > s->guest_h))
+    sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\" (%dx%d) is larger than the guest (%dx%d)",
+                    file, l->tpl->width, l->tpl->height, s->guest_w, s->guest_h);
+  else {
+    size_t opaque = 0;
+    for (int y = 0; y < l->tpl->height; y++)
+      for (int x = 0; x < l->tpl->width; x++) opaque += sc_image_pixel(l->tpl, x, y) & 0xff ? 1 : 0;
+    if (opaque < 16)
+      sc__scn_problem(c, SC__AT_VAL(c),
+                      "template \"%s\" has %zu opaque pixels; at least 16 are needed to tell "
+                      "places apart", file, opaque);
+  }
+  sc__scn_leave(c);
+}
+
+static void check_one(sc__scn *c, size_t i, sc__locator *l) {
+  json_t *v = c->locs[i].v;
+  int is_region = c->locs[i].is_region;
+  l->self = (sc__ref){is_region, c->locs[i].index};
+  l->within = -1;
+  l->tol = SC__LOC_TOL;
+  l->score = SC__LOC_SCORE;
+  sc__scn_keys(c, v, is_region ? K_REGION : K_POINT);
+  const char *kind = NULL;
+  int nk = 0;
+  for (const char *const *k = KINDS; *k; k++)
+    if (json_object_get(v, *k) && (is_region || strcmp(*k, "between") != 0)) kind = kind ? kind : *k, nk++;
+  if (nk != 1) {
+    sc__scn_problem(c, SC__AT_VAL(c), "a %s locator has exactly one of %s", is_region ? "region" : "point",
+                    is_region ? "\"template\", \"from\", \"between\"" : "\"template\", \"from\"");
+    return;
+  }
+  double w = 0, h = 0;
+  if (!strcmp(kind, "template")) {
+    l->kind = SC__LOC_TEMPLATE;
+    load_template(c, v, l);
+    long tol = SC__LOC_TOL;
+    if (sc__scn_integer(c, v, "tol", 0, SC__R_BYTE, &tol) == 1) l->tol = (int)tol;
+    if (sc__scn_number(c, v, "score", 0, SC__R_UNIT, &l->score) == 1 && l->score < 0.5) {
+      sc__scn_enter(c, "score");
+      sc__scn_problem(c, SC__AT_VAL(c), "\"score\" must be from 0.5 to 1 (a match needs most of the template)");
+      sc__scn_leave(c);
+    }
+    json_t *in = json_object_get(v, "within");
+    if (in) {
+      sc__scn_enter(c, "within");
+      l->within = sc__scn_region_ref(c, in, "within");
+      if (is_region && l->within == l->self.index) {
+        sc__scn_problem(c, SC__AT_VAL(c), "a region cannot be found within itself");
+        l->within = -1;
+      }
+      sc__scn_leave(c);
+    }
+    if (!is_region && pair(c, v, "at", 0, &l->dx, &l->dy) == 1) l->has_offset = 1;
+    if (is_region && pair(c, v, "offset", 1, &l->dx, &l->dy) == 1) l->has_offset = 1;
+    if (is_region && pair(c, v, "size", 1, &w, &h) == 1 && (w < 1 || h < 1)) {
+      sc__scn_enter(c, "size");
+      sc__scn_problem(c, SC__AT_VAL(c), "\"size\" must be [w, h] with w, h > 0");
+      sc__scn_leave(c);
+    }
+  } else if (!strcmp(kind, "from")) {
+    l->kind = SC__LOC_FROM;
+    sc__scn_enter(c, "from");
+    ref(c, json_object_get(v, "from"), "from", &l->a);
+    sc__scn_leave(c);
+    if (pair(c, v, "offset", is_region, &l->dx, &l->dy) == 1) l->has_offset = 1;
+    if (is_region) {
+      int got = pair(c, v, "size", 1, &w, &h);
+      if (got == 0) sc__scn_problem(c, SC__AT_VAL(c), "a region \"from\" another needs \"size\": [w, h]");
+      else if (got == 1 && (w < 1 || h < 1)) {
+        sc__scn_enter(c, "size");
+        sc__scn_problem(c, SC__AT_VAL(c), "\"size\" must be [w, h] with w, h > 0");
+        sc__scn_leave(c);
+      }
+    }
+  } else {
+    l->kind = SC__LOC_BETWEEN;
+    json_t *b = json_object_get(v, "between");
+    sc__scn_enter(c, "between");
+    if (!json_is_array(b) || json_array_size(b) != 2) {
+      sc__scn_problem(c, SC__AT_VAL(c), "\"between\" must be [NAME, NAME] of two points or regions");
+    } else {
+      sc__scn_enter_index(c, 0);
+      ref(c, json_array_get(b, 0), "between", &l->a);
+      sc__scn_leave(c);
+      sc__scn_enter_index(c, 1);
+      ref(c, json_array_get(b, 1), "between", &l->b);
+      sc__scn_leave(c);
+    }
+    sc__scn_leave(c);
+  }
+  l->w = (int)w;
+  l->h = (int)h;
+  long inset = 0;
+  if (is_region && sc__scn_integer(c, v, "inset", 0, SC__R_NONNEG, &inset) == 1) l->inset = (int)inset;
+}
+
+/* Index of the locator that fills ref, or -1 (a given point or region). */
+static int loc_of(const sc__locator *all, size_t n, sc__ref r) {
+  for (size_t i = 0; i < n; i++)
+    if (all[i].self.is_region == r.is_region && all[i].self.index == r.index) return (int)i;
+  return -1;
+}
+
+/* What l needs found first: up to three locators. */
+static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[3]) {
+  int k = 0, d;
+  if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN)
+    if ((d = loc_of(all, n, l->a)) >= 0) out[k++] = d;
+  if (l->kind == SC__LOC_BETWEEN)
+    if ((d = loc_of(all, n, l->b)) >= 0) out[k++] = d;
+  if (l->within >= 0 && (d = loc_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
+  return k;
+}
+
+void sc__scn_locators(sc__scn *c, json_t *root) {
+  sc_scenario *s = c->s;
+  int relocate = 0;
+  sc__scn_bool(c, root, "relocate", &relocate);
+  if (relocate && c->nlocs == 0) {
+    sc__scn_enter(c, "relocate");
+    sc__scn_problem(c, SC__AT_VAL(c), "\"relocate\" is for scenarios with locators; this one has none");
+    sc__scn_leave(c);
+  }
+  if (c->nlocs == 0 || c->oom) return;
+  sc__locator *all = sc__calloc(c->nlocs, sizeof *all);
+  struct sc_locators *L = sc__calloc(1, sizeof *L);
+  int *state = sc__calloc(c->nlocs, sizeof *state);
+  if (!all || !L || !state) {
+    sc__free(all);
+    sc__free(L);
+    sc__free(state);
+    c->oom = 1;
+    return;
+  }
+  for (size_t i = 0; i < c->nlocs; i++) {
+    const char *sect = c->locs[i].is_region ? "regions" : "points";
+    sc__scn_enter(c, sect);
+    sc__scn_enter(c, c->locs[i].name);
+    snprintf(c->pre, sizeof c->pre, "%s \"%s\": ", sect, c->locs[i].name);
+    check_one(c, i, &all[i]);
+    c->pre[0] = '\0';
+    sc__scn_leave(c);
+    sc__scn_leave(c);
+  }
+  /* Order: repeatedly take every locator whose dependencies are placed. A
+   * round that places nothing leaves a cycle. */
+  L->v = sc__calloc(c->nlocs, sizeof *L->v);
+  if (!L->v) c->oom = 1;
+  size_t placed = 0;
+  for (int progress = 1; progress && L->v && placed < c->nlocs;) {
+    progress = 0;
+    for (size_t i = 0; i < c->nlocs; i++) {
+      if (state[i]) continue;
+      int d[3], k = deps(all, c->nlocs, &all[i], d), ready = 1;
+      for (int j = 0; j < k; j++) ready &= state[d[j]] && d[j] != (int)i;
+      if (!ready) continue;
+      state[i] = 1;
+      L->v[placed++] = all[i];
+      progress = 1;
+    }
+  }
+  for (size_t i = 0; L->v && i < c->nlocs; i++) {
+    if (state[i]) continue;
+    const char *sect = c->locs[i].is_region ? "regions" : "points";
+    sc__scn_enter(c, sect);
+    sc__scn_enter(c, c->locs[i].name);
+    sc__scn_problem(c, SC__AT_VAL(c), "%s \"%s\": its locator depends on itself (through \"from\", "
+                    "\"between\" or \"within\")", sect, c->locs[i].name);
+    sc__scn_leave(c);
+    sc__scn_leave(c);
+    L->v[placed++] = all[i]; /* owned by L from here, for freeing */
+  }
+  if (!L->v)
+    for (size_t i = 0; i < c->nlocs; i++) {
+      sc__free(all[i].path);
+      sc_image_free(all[i].tpl);
+    }
+  sc__free(state);
+  sc__free(all);
+  L->n = L->v ? c->nlocs : 0;
+  L->relocate = relocate;
+  L->bind = c->binds;
+  L->nbind = c->nbinds;
+  c->binds = NULL;
+  c->nbinds = c->bindcap = 0;
+  s->locators = L;
+}

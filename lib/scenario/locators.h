@@ -1,0 +1,64 @@
+/* Locators: points and regions a run finds on the screen instead of
+ * reading them from the file (docs/scenario.md, "Locators"). The loader
+ * fills this (scenario/locators.c); lib/locate resolves it against a
+ * capture of the guest for one user. Internal, not installed. */
+#ifndef SC_SCENARIO_LOCATORS_H
+#define SC_SCENARIO_LOCATORS_H
+
+#include <stddef.h>
+
+#include "stepcheck/image.h"
+#include "stepcheck/scenario.h"
+
+typedef enum sc__loc_kind {
+  SC__LOC_TEMPLATE = 1, /* a PNG cut from a capture, matched with a tolerance */
+  SC__LOC_FROM,         /* an offset from another point or region */
+  SC__LOC_BETWEEN       /* the rectangle spanning two points or regions */
+} sc__loc_kind;
+
+/* A point or a region of the scenario, by index. */
+typedef struct sc__ref {
+  int is_region;
+  int index;
+} sc__ref;
+
+typedef struct sc__locator {
+  sc__ref self;      /* the point or region this locator fills */
+  sc__loc_kind kind;
+  /* template */
+  char *path;        /* resolved against the scenario's directory */
+  sc_image *tpl;
+  int tol;           /* max abs difference per channel, default 32 */
+  double score;      /* fraction of template pixels that must match, default 0.95 */
+  int within;        /* region index to search in, -1 = the whole guest */
+  /* from / between */
+  sc__ref a, b;
+  /* placement: a point's offset (template: from the match's top-left,
+   * default its centre; from: from the anchor point or the anchor region's
+   * top-left); a region's offset and size (template: default 0,0 and the
+   * template's size) and inset */
+  double dx, dy;
+  int has_offset;
+  int w, h;
+  int inset;
+} sc__locator;
+
+/* A step's point reference (click, move, wheel "at", key "at") or park,
+ * so that a resolved point reaches every gesture that names it. */
+typedef struct sc__bind {
+  int section;       /* 0 setup, 1 cycle, 2 park */
+  size_t step;
+  int point;
+} sc__bind;
+
+struct sc_locators {
+  size_t n;
+  sc__locator *v;    /* in resolution order: what one uses comes first */
+  size_t nbind;
+  sc__bind *bind;
+  int relocate;      /* non-zero: resolve again at every cycle's start */
+};
+
+void sc__locators_free(struct sc_locators *l);
+
+#endif
