@@ -42,6 +42,9 @@ const char *sc__report_app(const sc_scenario *sc);
 const char *sc__report_ms(char *buf, size_t n, double v);
 /* Text on one line, control characters shown as spaces. */
 void sc__report_put_line(FILE *out, const char *s);
+/* The verdict of a run without "RESULT: " or a newline: "PASS n/n steps
+ * verified", "VOID no steps ran", "VOID m of n steps failed[ (why)]". */
+void sc__report_verdict(FILE *out, const sc_run_result *r);
 /* Width of the step column: the longest step id, at least "TOTAL". */
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns);
 /* The per-step summary over runs: column header, one line per step id (in
@@ -93,6 +96,18 @@ typedef struct sc__load_verdict {
 } sc__load_verdict;
 
 void sc__report_load_verdict(sc__load_verdict *out, const sc_load_result *r);
+
+/* The verdict of a load run without "RESULT: " or a newline: "PASS n/n
+ * steps verified by U users; last healthy level: ...", or "VOID ...". */
+void sc__report_load_verdict_line(FILE *out, const sc_load_result *r);
+
+/* The generator's peak samples: highest CPU, highest PSS, and the one with
+ * the most users (among those the largest library PSS). */
+typedef struct sc__load_peaks {
+  const sc_gen_sample *cpu, *pss, *lib; /* borrowed from the result */
+} sc__load_peaks;
+/* 1 and *out filled when the run has samples, else 0. */
+int sc__report_load_peaks(sc__load_peaks *out, const sc_load_result *r);
 
 /* The user's name, or "user-N" (its index + 1) in buf when it has none. */
 const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u);

@@ -1,5 +1,6 @@
-/* Pieces of the text tables shared by the run table and the load table:
- * numbers, one-line text, and the per-step summary. */
+/* Pieces of the text tables shared by the run table and the load table
+ * (and the HTML page): numbers, one-line text, the verdict, and the
+ * per-step summary. */
 #include <string.h>
 
 #include "core/core.h"
@@ -13,6 +14,18 @@ const char *sc__report_ms(char *buf, size_t n, double v) {
 
 void sc__report_put_line(FILE *out, const char *s) {
   for (; s && *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
+}
+
+void sc__report_verdict(FILE *out, const sc_run_result *r) {
+  int is_void;
+  size_t failed = sc__report_failed(r, &is_void);
+  if (!is_void)
+    fprintf(out, "PASS %zu/%zu steps verified", r->nresults, r->nresults);
+  else if (r->nresults == 0)
+    fputs("VOID no steps ran", out);
+  else
+    fprintf(out, "VOID %zu of %zu steps failed%s", failed, r->nresults,
+            failed ? "" : r->error ? " (run stopped on an error)" : " (drift check failed)");
 }
 
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns) {
