@@ -21,6 +21,9 @@ typedef struct sc__stats {
 int sc__report_stats(sc__stats *out, const sc_run_result *const *runs, size_t nruns,
                      const char *step_id);
 
+/* Step ids compare by text; NULL equals only NULL. */
+int sc__report_same_id(const char *a, const char *b);
+
 /* The distinct step ids of runs in order of first appearance (summary
  * order); *out is the caller's (sc__free), the ids are borrowed. */
 int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *runs,
@@ -47,6 +50,12 @@ void sc__report_put_line(FILE *out, const char *s);
 void sc__report_verdict(FILE *out, const sc_run_result *r);
 /* Width of the step column: the longest step id, at least "TOTAL". */
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns);
+/* The timing cells of a summary line, each "12.3" or "-" (no passed step,
+ * no span). "%.1f" of a double fits: times are below 1e300 ms. */
+typedef struct sc__stat_cells {
+  char avg[320], median[320], p95[320], max[320], per_min[320];
+} sc__stat_cells;
+void sc__report_stat_cells(sc__stat_cells *out, const sc__stats *st);
 /* The per-step summary over runs: column header, one line per step id (in
  * order of first appearance), the TOTAL line. */
 int sc__report_summary(FILE *out, const sc_run_result *const *runs, size_t nruns, int w);
@@ -80,6 +89,36 @@ void sc__report_jtl_header(FILE *f);
 /* One row: s of run r, threadName `thread`, grpThreads = allThreads = threads. */
 void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
                         const char *thread, int threads);
+
+/* ---- HTML (html_page.c, html.c, html_chart.c, html_src.c); text goes
+ * through sc__report_put_xml(f, s, 1), which is HTML-safe too */
+
+/* <!DOCTYPE html> to <body>: the title, the style sheet (no external CSS,
+ * JavaScript, fonts or images). */
+void sc__html_head(FILE *f, const char *title);
+void sc__html_foot(FILE *f);
+/* "<p class=verdict ...>RESULT: " ... "</p>" around a verdict line. */
+void sc__html_verdict_open(FILE *f, int is_void);
+void sc__html_verdict_close(FILE *f);
+/* <p class=meta> lines: scenario, url. */
+void sc__html_meta(FILE *f, const sc_scenario *sc, const char *url);
+/* The summary table per step id and TOTAL over runs (sc__report_stats). */
+int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
+/* One run's verdict table: a row per step result (cycle, step, verdict,
+ * timings, captures, scale reading, reason), and under each failure its
+ * before/after/diff images beside the reason. Image srcs are relative to
+ * the page at `page`; `user` (its index, -1 for the warm-up) tells rows
+ * and failure blocks apart (ids "r-USER-I", "fail-USER-I"). */
+int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);
+/* Drift lines and the run's error. */
+void sc__html_drift_error(FILE *f, const sc_run_result *r);
+/* The chart: inline SVG of verified_ms per step id across cycles, a series
+ * per step id, points per user; failed steps as red crosses in a lane
+ * above the plot. */
+int sc__html_chart(FILE *f, const sc_run_result *const *runs, size_t nruns);
+/* The URL of `file` relative to the directory of the page at `page`,
+ * percent-encoded (safe inside an attribute). */
+int sc__html_src(FILE *f, const char *page, const char *file);
 
 /* ---- load runs (load_common.c) */
 

@@ -38,19 +38,33 @@ int sc__report_id_width(const sc_run_result *const *runs, size_t nruns) {
   return w;
 }
 
+void sc__report_stat_cells(sc__stat_cells *out, const sc__stats *st) {
+  if (st->pass == 0) {
+    snprintf(out->avg, sizeof out->avg, "-");
+    snprintf(out->median, sizeof out->median, "-");
+    snprintf(out->p95, sizeof out->p95, "-");
+    snprintf(out->max, sizeof out->max, "-");
+  } else {
+    snprintf(out->avg, sizeof out->avg, "%.1f", st->avg);
+    snprintf(out->median, sizeof out->median, "%.1f", st->median);
+    snprintf(out->p95, sizeof out->p95, "%.1f", st->p95);
+    snprintf(out->max, sizeof out->max, "%.1f", st->max);
+  }
+  if (st->per_min > 0)
+    snprintf(out->per_min, sizeof out->per_min, "%.1f", st->per_min);
+  else
+    snprintf(out->per_min, sizeof out->per_min, "-");
+}
+
 static int summary_line(FILE *out, const sc_run_result *const *runs, size_t nruns,
                         const char *id, const char *label, int w) {
   sc__stats st;
   int rc = sc__report_stats(&st, runs, nruns, id);
   if (rc) return rc;
-  char a[32], m[32], p[32], x[32], t[32];
-  int none = st.pass == 0;
+  sc__stat_cells c;
+  sc__report_stat_cells(&c, &st);
   fprintf(out, "%-*s %6zu %5zu %5zu %9s %9s %9s %9s %10s\n", w, label, st.count, st.pass,
-          st.fail, none ? "-" : sc__report_ms(a, sizeof a, st.avg),
-          none ? "-" : sc__report_ms(m, sizeof m, st.median),
-          none ? "-" : sc__report_ms(p, sizeof p, st.p95),
-          none ? "-" : sc__report_ms(x, sizeof x, st.max),
-          st.per_min > 0 ? sc__report_ms(t, sizeof t, st.per_min) : "-");
+          st.fail, c.avg, c.median, c.p95, c.max, c.per_min);
   return 0;
 }
 
