@@ -51,7 +51,7 @@ void sc__report_verdict(FILE *out, const sc_run_result *r);
 /* Width of the step column: the longest step id, at least "TOTAL". */
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns);
 /* The timing cells of a summary line, each "12.3" or "-" (no passed step,
- * no span). "%.1f" of a double fits: times are below 1e300 ms. */
+ * no span). 320 bytes hold "%.1f" of any double (DBL_MAX has 309 digits). */
 typedef struct sc__stat_cells {
   char avg[320], median[320], p95[320], max[320], per_min[320];
 } sc__stat_cells;
