@@ -1,5 +1,5 @@
 /* stepcheck — reports of a run or of a load run: text table, JSON, JUnit
- * XML, JMeter JTL.
+ * XML, JMeter JTL, HTML.
  * SPDX-License-Identifier: MIT */
 #ifndef STEPCHECK_REPORT_H
 #define STEPCHECK_REPORT_H
@@ -74,6 +74,24 @@ SC_EXTERN int sc_report_junit(const char *path, const sc_run_result *r);
  */
 SC_EXTERN int sc_report_jtl(const char *path, const sc_run_result *r);
 
+/**
+ * Write one self-contained HTML page of the run (no script, nothing
+ * fetched from the network): the verdict line of sc_report_table, a chart
+ * (inline SVG) of verified_ms per step id across cycles with failed steps
+ * marked, the summary per step id and TOTAL (the table's numbers), and the
+ * verdict table: one row per step result with its timings (gesture, first
+ * change, verified, idle, captures, capture), its scale reading and its
+ * reason; under each failure its images (the step's `artifacts`) beside
+ * the reason. Images are not copied or inlined: each <img> refers to its
+ * file by a URL relative to the page's directory, so keep them beside the
+ * page (the runner writes them into the report directory). All text is
+ * HTML-escaped. Written to path.tmp, then renamed.
+ * @param path  file to write (borrowed).
+ * @param r     the run (borrowed).
+ * @return 0, SC_EINVAL, SC_ENOMEM, SC_EIO; sc_errmsg() names the path.
+ */
+SC_EXTERN int sc_report_html(const char *path, const sc_run_result *r);
+
 /*
  * Load runs (sc_load_result): the same timing rules, with statistics over
  * every user's results together. The run is VOID unless every step of every
@@ -134,6 +152,16 @@ SC_EXTERN int sc_report_load_junit(const char *path, const sc_load_result *r);
  * @return 0, SC_EINVAL, SC_ENOMEM, SC_EIO; sc_errmsg() names the path.
  */
 SC_EXTERN int sc_report_load_jtl(const char *path, const sc_load_result *r);
+
+/**
+ * Write the HTML page of a load run (as sc_report_html's): the verdict line
+ * of sc_report_load_table, the chart over every user (each user's points
+ * side by side within a cycle), the summary over every user, the levels,
+ * one verdict table per user with its failures' images, the warm-up's
+ * table, the generator's peaks and the warnings. Written atomically.
+ * @return 0, SC_EINVAL, SC_ENOMEM, SC_EIO; sc_errmsg() names the path.
+ */
+SC_EXTERN int sc_report_load_html(const char *path, const sc_load_result *r);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* What the load writers share: the verdict of a load run (PASS only when
  * every step of every user and of the warm-up was verified and nothing
- * stopped on an error) and a user's name. */
+ * stopped on an error) and its line, a user's name, and the generator's
+ * peak samples. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,4 +40,43 @@ const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u) {
   if (u->user_name) return u->user_name;
   snprintf(buf, n, "user-%d", u->user + 1);
   return buf;
+}
+
+static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
+
+void sc__report_load_verdict_line(FILE *out, const sc_load_result *r) {
+  sc__load_verdict v;
+  sc__report_load_verdict(&v, r);
+  if (!v.is_void)
+    fprintf(out, "PASS %zu/%zu steps verified by %zu user%s", v.results, v.results, r->nusers,
+            plural(r->nusers));
+  else if (v.results == 0)
+    fputs("VOID no steps ran", out);
+  else
+    fprintf(out, "VOID %zu of %zu steps failed over %zu user%s%s%s%s", v.failed, v.results,
+            r->nusers, plural(r->nusers), v.why ? " (" : "", v.why ? v.why : "",
+            v.why ? ")" : "");
+  if (r->last_healthy_users > 0)
+    fprintf(out, "; last healthy level: %d user%s", r->last_healthy_users,
+            plural((size_t)r->last_healthy_users));
+  else
+    fputs("; last healthy level: none", out);
+}
+
+int sc__report_load_peaks(sc__load_peaks *out, const sc_load_result *r) {
+  memset(out, 0, sizeof *out);
+  if (!r->nsamples) return 0;
+  const sc_gen_sample *cpu = r->samples[0], *pss = r->samples[0], *lib = r->samples[0];
+  for (size_t i = 1; i < r->nsamples; i++) {
+    const sc_gen_sample *s = r->samples[i];
+    if (s->cpu_pct > cpu->cpu_pct) cpu = s;
+    if (s->pss_mib > pss->pss_mib) pss = s;
+    /* most users; among those the largest library PSS */
+    if (s->users > lib->users || (s->users == lib->users && s->lib_pss_mib > lib->lib_pss_mib))
+      lib = s;
+  }
+  out->cpu = cpu;
+  out->pss = pss;
+  out->lib = lib;
+  return 1;
 }

@@ -108,19 +108,12 @@ static int warmup_lines(FILE *out, const sc_load_result *r) {
 }
 
 static void generator_lines(FILE *out, const sc_load_result *r) {
-  if (!r->nsamples) {
+  sc__load_peaks pk;
+  if (!sc__report_load_peaks(&pk, r)) {
     fprintf(out, "generator (%d core%s): no samples\n", r->cores, plural((size_t)r->cores));
     return;
   }
-  const sc_gen_sample *cpu = r->samples[0], *pss = r->samples[0], *lib = r->samples[0];
-  for (size_t i = 1; i < r->nsamples; i++) {
-    const sc_gen_sample *s = r->samples[i];
-    if (s->cpu_pct > cpu->cpu_pct) cpu = s;
-    if (s->pss_mib > pss->pss_mib) pss = s;
-    /* most users; among those the largest library PSS */
-    if (s->users > lib->users || (s->users == lib->users && s->lib_pss_mib > lib->lib_pss_mib))
-      lib = s;
-  }
+  const sc_gen_sample *cpu = pk.cpu, *pss = pk.pss, *lib = pk.lib;
   fprintf(out, "generator (%d core%s, %zu sample%s):\n", r->cores, plural((size_t)r->cores),
           r->nsamples, plural(r->nsamples));
   fprintf(out, "  peak CPU %.1f%% of one core at %.1f s (warning above %.1f%%)\n", cpu->cpu_pct,
@@ -129,25 +122,6 @@ static void generator_lines(FILE *out, const sc_load_result *r) {
   if (lib->users > 0)
     fprintf(out, "  library PSS %.1f MiB at %d user%s: %.1f MiB per user\n", lib->lib_pss_mib,
             lib->users, plural((size_t)lib->users), lib->lib_pss_mib / lib->users);
-}
-
-static void result_line(FILE *out, const sc_load_result *r) {
-  sc__load_verdict v;
-  sc__report_load_verdict(&v, r);
-  if (!v.is_void)
-    fprintf(out, "RESULT: PASS %zu/%zu steps verified by %zu user%s", v.results, v.results,
-            r->nusers, plural(r->nusers));
-  else if (v.results == 0)
-    fprintf(out, "RESULT: VOID no steps ran");
-  else
-    fprintf(out, "RESULT: VOID %zu of %zu steps failed over %zu user%s%s%s%s", v.failed,
-            v.results, r->nusers, plural(r->nusers), v.why ? " (" : "", v.why ? v.why : "",
-            v.why ? ")" : "");
-  if (r->last_healthy_users > 0)
-    fprintf(out, "; last healthy level: %d user%s\n", r->last_healthy_users,
-            plural((size_t)r->last_healthy_users));
-  else
-    fputs("; last healthy level: none\n", out);
 }
 
 SC_EXTERN int sc_report_load_table(FILE *out, const sc_load_result *r) {
@@ -176,8 +150,9 @@ SC_EXTERN int sc_report_load_table(FILE *out, const sc_load_result *r) {
     sc__report_put_line(out, r->error);
     fputc('\n', out);
   }
+  fputs("\nRESULT: ", out);
+  sc__report_load_verdict_line(out, r);
   fputc('\n', out);
-  result_line(out, r);
   /* fflush retries what is buffered, so errno is the writes' own reason */
   int bad = ferror(out);
   if (fflush(out) != 0 || bad)

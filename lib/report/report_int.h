@@ -21,6 +21,9 @@ typedef struct sc__stats {
 int sc__report_stats(sc__stats *out, const sc_run_result *const *runs, size_t nruns,
                      const char *step_id);
 
+/* Step ids compare by text; NULL equals only NULL. */
+int sc__report_same_id(const char *a, const char *b);
+
 /* The distinct step ids of runs in order of first appearance (summary
  * order); *out is the caller's (sc__free), the ids are borrowed. */
 int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *runs,
@@ -42,8 +45,17 @@ const char *sc__report_app(const sc_scenario *sc);
 const char *sc__report_ms(char *buf, size_t n, double v);
 /* Text on one line, control characters shown as spaces. */
 void sc__report_put_line(FILE *out, const char *s);
+/* The verdict of a run without "RESULT: " or a newline: "PASS n/n steps
+ * verified", "VOID no steps ran", "VOID m of n steps failed[ (why)]". */
+void sc__report_verdict(FILE *out, const sc_run_result *r);
 /* Width of the step column: the longest step id, at least "TOTAL". */
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns);
+/* The timing cells of a summary line, each "12.3" or "-" (no passed step,
+ * no span). 320 bytes hold "%.1f" of any double (DBL_MAX has 309 digits). */
+typedef struct sc__stat_cells {
+  char avg[320], median[320], p95[320], max[320], per_min[320];
+} sc__stat_cells;
+void sc__report_stat_cells(sc__stat_cells *out, const sc__stats *st);
 /* The per-step summary over runs: column header, one line per step id (in
  * order of first appearance), the TOTAL line. */
 int sc__report_summary(FILE *out, const sc_run_result *const *runs, size_t nruns, int w);
@@ -78,6 +90,36 @@ void sc__report_jtl_header(FILE *f);
 void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
                         const char *thread, int threads);
 
+/* ---- HTML (html_page.c, html.c, html_chart.c, html_src.c); text goes
+ * through sc__report_put_xml(f, s, 1), which is HTML-safe too */
+
+/* <!DOCTYPE html> to <body>: the title, the style sheet (no external CSS,
+ * JavaScript, fonts or images). */
+void sc__html_head(FILE *f, const char *title);
+void sc__html_foot(FILE *f);
+/* "<p class=verdict ...>RESULT: " ... "</p>" around a verdict line. */
+void sc__html_verdict_open(FILE *f, int is_void);
+void sc__html_verdict_close(FILE *f);
+/* <p class=meta> lines: scenario, url. */
+void sc__html_meta(FILE *f, const sc_scenario *sc, const char *url);
+/* The summary table per step id and TOTAL over runs (sc__report_stats). */
+int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
+/* One run's verdict table: a row per step result (cycle, step, verdict,
+ * timings, captures, scale reading, reason), and under each failure its
+ * before/after/diff images beside the reason. Image srcs are relative to
+ * the page at `page`; `user` (its index, -1 for the warm-up) tells rows
+ * and failure blocks apart (ids "r-USER-I", "fail-USER-I"). */
+int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);
+/* Drift lines and the run's error. */
+void sc__html_drift_error(FILE *f, const sc_run_result *r);
+/* The chart: inline SVG of verified_ms per step id across cycles, a series
+ * per step id, points per user; failed steps as red crosses in a lane
+ * above the plot. */
+int sc__html_chart(FILE *f, const sc_run_result *const *runs, size_t nruns);
+/* The URL of `file` relative to the directory of the page at `page`,
+ * percent-encoded (safe inside an attribute). */
+int sc__html_src(FILE *f, const char *page, const char *file);
+
 /* ---- load runs (load_common.c) */
 
 /* The users of a load as the read-only set the helpers above take. */
@@ -93,6 +135,18 @@ typedef struct sc__load_verdict {
 } sc__load_verdict;
 
 void sc__report_load_verdict(sc__load_verdict *out, const sc_load_result *r);
+
+/* The verdict of a load run without "RESULT: " or a newline: "PASS n/n
+ * steps verified by U users; last healthy level: ...", or "VOID ...". */
+void sc__report_load_verdict_line(FILE *out, const sc_load_result *r);
+
+/* The generator's peak samples: highest CPU, highest PSS, and the one with
+ * the most users (among those the largest library PSS). */
+typedef struct sc__load_peaks {
+  const sc_gen_sample *cpu, *pss, *lib; /* borrowed from the result */
+} sc__load_peaks;
+/* 1 and *out filled when the run has samples, else 0. */
+int sc__report_load_peaks(sc__load_peaks *out, const sc_load_result *r);
 
 /* The user's name, or "user-N" (its index + 1) in buf when it has none. */
 const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u);

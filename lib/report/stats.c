@@ -7,7 +7,7 @@
 #include "core/core.h"
 #include "report/report_int.h"
 
-static int same_id(const char *a, const char *b) {
+int sc__report_same_id(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
@@ -20,7 +20,7 @@ int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *run
     for (size_t i = 0; i < runs[u]->nresults; i++) {
       const char *id = runs[u]->results[i]->step_id;
       size_t k = 0;
-      while (k < *n && !same_id((*out)[k], id)) k++;
+      while (k < *n && !sc__report_same_id((*out)[k], id)) k++;
       if (k < *n) continue;
       if (*n == cap) {
         cap = cap ? cap * 2 : 8;
@@ -45,7 +45,7 @@ static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
   const sc_step *steps = s->setup ? sc->setup : sc->steps;
   size_t n = s->setup ? sc->nsetup : sc->nsteps;
   for (size_t i = 0; i < n; i++)
-    if (same_id(steps[i].id, s->step_id))
+    if (sc__report_same_id(steps[i].id, s->step_id))
       return steps[i].timeout_ms > 0 ? steps[i].timeout_ms : sc->default_timeout_ms;
   return sc->default_timeout_ms > 0 ? sc->default_timeout_ms : -1;
 }
@@ -87,7 +87,7 @@ int sc__report_stats(sc__stats *out, const sc_run_result *const *runs, size_t nr
   for (size_t u = 0; u < nruns; u++) {
     for (size_t i = 0; i < runs[u]->nresults; i++) {
       const sc_step_result *s = runs[u]->results[i];
-      if (step_id && !same_id(s->step_id, step_id)) continue;
+      if (step_id && !sc__report_same_id(s->step_id, step_id)) continue;
       out->count++;
       if (!s->passed) {
         out->fail++;

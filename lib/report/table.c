@@ -93,16 +93,9 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
     sc__report_put_line(out, r->error);
     fputc('\n', out);
   }
-  int is_void;
-  size_t failed = sc__report_failed(r, &is_void);
+  fputs("\nRESULT: ", out);
+  sc__report_verdict(out, r);
   fputc('\n', out);
-  if (!is_void)
-    fprintf(out, "RESULT: PASS %zu/%zu steps verified\n", r->nresults, r->nresults);
-  else if (r->nresults == 0)
-    fprintf(out, "RESULT: VOID no steps ran\n");
-  else
-    fprintf(out, "RESULT: VOID %zu of %zu steps failed%s\n", failed, r->nresults,
-            failed ? "" : r->error ? " (run stopped on an error)" : " (drift check failed)");
   /* fflush retries what is buffered, so errno is the writes' own reason */
   int bad = ferror(out);
   if (fflush(out) != 0 || bad)

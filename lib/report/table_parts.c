@@ -1,5 +1,6 @@
-/* Pieces of the text tables shared by the run table and the load table:
- * numbers, one-line text, and the per-step summary. */
+/* Pieces of the text tables shared by the run table and the load table
+ * (and the HTML page): numbers, one-line text, the verdict, and the
+ * per-step summary. */
 #include <string.h>
 
 #include "core/core.h"
@@ -15,6 +16,18 @@ void sc__report_put_line(FILE *out, const char *s) {
   for (; s && *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
 }
 
+void sc__report_verdict(FILE *out, const sc_run_result *r) {
+  int is_void;
+  size_t failed = sc__report_failed(r, &is_void);
+  if (!is_void)
+    fprintf(out, "PASS %zu/%zu steps verified", r->nresults, r->nresults);
+  else if (r->nresults == 0)
+    fputs("VOID no steps ran", out);
+  else
+    fprintf(out, "VOID %zu of %zu steps failed%s", failed, r->nresults,
+            failed ? "" : r->error ? " (run stopped on an error)" : " (drift check failed)");
+}
+
 int sc__report_id_width(const sc_run_result *const *runs, size_t nruns) {
   int w = 5; /* "TOTAL" */
   for (size_t u = 0; u < nruns; u++)
@@ -25,19 +38,33 @@ int sc__report_id_width(const sc_run_result *const *runs, size_t nruns) {
   return w;
 }
 
+void sc__report_stat_cells(sc__stat_cells *out, const sc__stats *st) {
+  if (st->pass == 0) {
+    snprintf(out->avg, sizeof out->avg, "-");
+    snprintf(out->median, sizeof out->median, "-");
+    snprintf(out->p95, sizeof out->p95, "-");
+    snprintf(out->max, sizeof out->max, "-");
+  } else {
+    snprintf(out->avg, sizeof out->avg, "%.1f", st->avg);
+    snprintf(out->median, sizeof out->median, "%.1f", st->median);
+    snprintf(out->p95, sizeof out->p95, "%.1f", st->p95);
+    snprintf(out->max, sizeof out->max, "%.1f", st->max);
+  }
+  if (st->per_min > 0)
+    snprintf(out->per_min, sizeof out->per_min, "%.1f", st->per_min);
+  else
+    snprintf(out->per_min, sizeof out->per_min, "-");
+}
+
 static int summary_line(FILE *out, const sc_run_result *const *runs, size_t nruns,
                         const char *id, const char *label, int w) {
   sc__stats st;
   int rc = sc__report_stats(&st, runs, nruns, id);
   if (rc) return rc;
-  char a[32], m[32], p[32], x[32], t[32];
-  int none = st.pass == 0;
+  sc__stat_cells c;
+  sc__report_stat_cells(&c, &st);
   fprintf(out, "%-*s %6zu %5zu %5zu %9s %9s %9s %9s %10s\n", w, label, st.count, st.pass,
-          st.fail, none ? "-" : sc__report_ms(a, sizeof a, st.avg),
-          none ? "-" : sc__report_ms(m, sizeof m, st.median),
-          none ? "-" : sc__report_ms(p, sizeof p, st.p95),
-          none ? "-" : sc__report_ms(x, sizeof x, st.max),
-          st.per_min > 0 ? sc__report_ms(t, sizeof t, st.per_min) : "-");
+          st.fail, c.avg, c.median, c.p95, c.max, c.per_min);
   return 0;
 }
 

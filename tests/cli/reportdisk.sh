@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reports on a disk that refuses them (real Chromium, the fixture map app):
-# a read-only report dir and a full disk each give one line on stderr
-# naming the report file and the reason, exit 3, and the run's verdict is
+# a read-only report dir and a full disk each give one line on stderr per
+# report file not written (report.json, report.html) naming it and the
+# reason, exit 3, and the run's verdict is
 # still on stdout; failure images that could not be written are named in
 # the step's reason. As root the disks are small tmpfs mounts (read-only,
 # and 64 KiB filled up); without root, a dir without write permission and
@@ -29,16 +30,23 @@ small_fs() {
     mounts+=("$1")
 }
 
-# $1 name: the run's exit, one error line naming $2 with reason $3, the
-# verdict $4 on stdout, no crash.
+# $1 name: the run's exit, one error line for each report file of --report
+# DIR $2 that was not written, with reason $3 (report.json always,
+# report.html unless it could be written: a link to /dev/full stands for
+# report.json's temporary file only), and nothing else; the verdict $4 on
+# stdout; nothing half-written left; no crash.
 expect_report_error() {
-  local name=$1 file=$2 why=$3 verdict=$4 rc
+  local name=$1 dir=$2 why=$3 verdict=$4 rc f want=0 lines=0 left=""
   rc=$(cat "$tmp/$name.rc")
-  local lines
-  lines=$(grep -c "^stepcheck: report: $file: not written: .*: $why\$" "$tmp/$name.err")
-  if [ "$rc" -eq 3 ] && [ "$lines" -eq 1 ] && grep -q "^RESULT: $verdict" "$tmp/$name.out" &&
-     [ ! -e "$file" ] && [ ! -e "$file.tmp" ]; then ok; else
-    bad "$name: exit $rc, $lines error lines naming $file ($why), verdict $verdict?"
+  for f in report.json report.html; do
+    [ "$f" = report.html ] && [ -s "$dir/$f" ] && continue
+    want=$((want + 1))
+    lines=$((lines + $(grep -c "^stepcheck: report: $dir/$f: not written: .*: $why\$" "$tmp/$name.err")))
+    [ -e "$dir/$f" ] || [ -e "$dir/$f.tmp" ] && left="$left $f"
+  done
+  if [ "$rc" -eq 3 ] && [ "$lines" -eq "$want" ] && [ "$(grep -c '^stepcheck: ' "$tmp/$name.err")" -eq "$want" ] &&
+     grep -q "^RESULT: $verdict" "$tmp/$name.out" && [ -z "$left" ]; then ok; else
+    bad "$name: exit $rc, $lines of $want error lines naming files of $dir ($why), left:$left, verdict $verdict?"
     cat "$tmp/$name.err"; tail -3 "$tmp/$name.out"
   fi
 }
@@ -78,12 +86,12 @@ else
   mkdir -p "$ro/r" && chmod 555 "$ro/r"
 fi
 run ro --cycles 1 --report "$ro/r"
-expect_report_error ro "$ro/r/report.json" "Read-only file system\|Permission denied" "PASS"
+expect_report_error ro "$ro/r" "Read-only file system\|Permission denied" "PASS"
 # the load path: the same error for its report, the verdict still printed
 "$cli" run "$scn" --url "$url" --allow-url-scheme file --quiet --users 2 --cycles 1 --warmup 0 --report "$ro/r" \
   >"$tmp/ro-load.out" 2>"$tmp/ro-load.err"
 echo $? >"$tmp/ro-load.rc"
-expect_report_error ro-load "$ro/r/report.json" "Read-only file system\|Permission denied" "PASS"
+expect_report_error ro-load "$ro/r" "Read-only file system\|Permission denied" "PASS"
 
 # --- a full disk: reports, and failure images of steps that fail
 full=$tmp/full
@@ -95,11 +103,12 @@ else
   ln -s /dev/full "$full/r/report.json.tmp"
 fi
 run full --cycles 1 --report "$full/r"
-expect_report_error full "$full/r/report.json" "No space left on device" "PASS"
+expect_report_error full "$full/r" "No space left on device" "PASS"
 
 # Steps that fail (the app ignores clicks; 1.5 s timeouts): each failure's
 # images cannot be written, and its reason says so in the table and in a
-# JSON report written elsewhere.
+# JSON report written elsewhere; report.html cannot be written into the
+# full dir either, so the exit is 3 with one line naming it.
 python3 - "$scn" "$tmp/fast.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -112,7 +121,9 @@ if [ "${#mounts[@]}" -gt 0 ]; then
     --report-json "$tmp/fail.json" >"$tmp/fail.out" 2>"$tmp/fail.err"
   rc=$?
   n=$(grep -c "failure images not written: .*No space left on device" "$tmp/fail.out")
-  if [ "$rc" -eq 1 ] && [ "$n" -eq 2 ] && grep -q "^RESULT: VOID 2 of 3" "$tmp/fail.out" &&
+  if [ "$rc" -eq 3 ] && [ "$n" -eq 2 ] && grep -q "^RESULT: VOID 2 of 3" "$tmp/fail.out" &&
+     [ "$(grep -c '^stepcheck: ' "$tmp/fail.err")" -eq 1 ] &&
+     grep -q "^stepcheck: report: $full/r/report.html: not written: .*: No space left on device\$" "$tmp/fail.err" &&
      python3 - "$tmp/fail.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -43,6 +43,10 @@ typedef struct cli_run_args {
 } cli_run_args;
 /* Run many users (--users, several --browser, --grid): the load path. */
 int cli_run_load(const cli_run_args *a, const sc_scenario *s);
+/* DIR/NAME, a report file in --report DIR, into buf; NULL (and *code set
+ * to the exit code of the error printed) when it does not fit. */
+#define CLI_REPORT_PATH_MAX 4200
+const char *cli_report_file(char *buf, size_t n, const char *dir, const char *name, int *code);
 /* mkdir -p; 0 or -1 with errno. */
 int cli_make_dirs(const char *path);
 

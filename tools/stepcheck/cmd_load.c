@@ -60,14 +60,15 @@ static void on_level(const sc_level *lv, const sc_gen_sample *s, void *ud) {
 
 static int write_reports(const cli_run_args *a, const sc_load_result *r) {
   int code = EXIT_OK, rc;
-  char dflt[4096];
+  char dflt[CLI_REPORT_PATH_MAX], html[CLI_REPORT_PATH_MAX];
   const char *json = a->json;
-  if (a->report && !json) {
-    snprintf(dflt, sizeof dflt, "%s/report.json", a->report);
-    json = dflt;
-  }
   if (sc_report_load_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "stdout");
+  if (a->report && !json)
+    json = cli_report_file(dflt, sizeof dflt, a->report, "report.json", &code);
   if (json && (rc = sc_report_load_json(json, r)) < 0) code = cli_lib_err(rc, "report");
+  if (a->report && cli_report_file(html, sizeof html, a->report, "report.html", &code) &&
+      (rc = sc_report_load_html(html, r)) < 0)
+    code = cli_lib_err(rc, "report");
   if (a->junit && (rc = sc_report_load_junit(a->junit, r)) < 0) code = cli_lib_err(rc, "junit");
   if (a->jtl && (rc = sc_report_load_jtl(a->jtl, r)) < 0) code = cli_lib_err(rc, "jtl");
   return code;

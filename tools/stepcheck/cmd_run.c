@@ -21,6 +21,13 @@ int cli_make_dirs(const char *path) {
   return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+const char *cli_report_file(char *buf, size_t n, const char *dir, const char *name, int *code) {
+  int len = snprintf(buf, n, "%s/%s", dir, name);
+  if (len >= 0 && (size_t)len < n) return buf;
+  *code = cli_err(EXIT_INFRA, "report: %s/%s: %s", dir, name, strerror(ENAMETOOLONG));
+  return NULL;
+}
+
 static volatile int g_stop;
 static void on_stop(int sig) {
   (void)sig;
@@ -72,13 +79,14 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   /* The run's own message: writing the table may overwrite sc_errmsg(). */
   if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
   if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "stdout");
-  char dflt[4096];
+  char dflt[CLI_REPORT_PATH_MAX], html[CLI_REPORT_PATH_MAX];
   const char *json = a->json;
-  if (r && a->report && !json) {
-    snprintf(dflt, sizeof dflt, "%s/report.json", a->report);
-    json = dflt;
-  }
+  if (r && a->report && !json)
+    json = cli_report_file(dflt, sizeof dflt, a->report, "report.json", &code);
   if (r && json && (rc = sc_report_json(json, r)) < 0) code = cli_lib_err(rc, "report");
+  if (r && a->report && cli_report_file(html, sizeof html, a->report, "report.html", &code) &&
+      (rc = sc_report_html(html, r)) < 0)
+    code = cli_lib_err(rc, "report");
   if (r && a->junit && (rc = sc_report_junit(a->junit, r)) < 0) code = cli_lib_err(rc, "junit");
   if (r && a->jtl && (rc = sc_report_jtl(a->jtl, r)) < 0) code = cli_lib_err(rc, "jtl");
   if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;

@@ -251,6 +251,8 @@ static int c_rep_load_table(void) { return sc_report_load_table(stdout, NULL); }
 static int c_rep_load_json(void) { return sc_report_load_json(NULL, NULL); }
 static int c_rep_load_junit(void) { return sc_report_load_junit(NULL, NULL); }
 static int c_rep_load_jtl(void) { return sc_report_load_jtl(NULL, NULL); }
+static int c_rep_html(void) { return sc_report_html("/tmp/x", NULL); }
+static int c_rep_load_html(void) { return sc_report_load_html(NULL, NULL); }
 
 /* core */
 static int c_core(void) {
@@ -280,7 +282,8 @@ static const mcase k_cases[] = {
     E(c_gs_save), E(c_gs_learn), N(c_gs_misc), E(c_text_read), E(c_scalebar_read),
     E(c_scale_ratio),
     E(c_rep_table), E(c_rep_json), E(c_rep_junit), E(c_rep_jtl), E(c_rep_load_table),
-    E(c_rep_load_json), E(c_rep_load_junit), E(c_rep_load_jtl), N(c_core),
+    E(c_rep_load_json), E(c_rep_load_junit), E(c_rep_load_jtl), E(c_rep_html),
+    E(c_rep_load_html), N(c_core),
 };
 
 /* Run one case in a child: 0 when it answered as wanted, else a line why. */

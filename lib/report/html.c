@@ -1,0 +1,141 @@
+/* The HTML report of a run: one self-contained page with the verdict, the
+ * chart of verified times, the summary, and the verdict table with every
+ * failure's before/after/diff images (files beside the page, by relative
+ * URL) next to its reason. Every text from a scenario or a result is
+ * escaped. */
+#include <string.h>
+
+#include "core/core.h"
+#include "report/report_int.h"
+
+/* "before", "after" or "diff" from the runner's file names
+ * (...-before.png), else "image". */
+static const char *artifact_kind(const char *path) {
+  static const char *const kinds[] = {"before", "after", "diff"};
+  size_t len = strlen(path);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    size_t k = strlen(kinds[i]) + sizeof "-.png" - 1;
+    if (len >= k && path[len - k] == '-' && !strncmp(path + len - k + 1, kinds[i], k - 5) &&
+        !strcmp(path + len - 4, ".png"))
+      return kinds[i];
+  }
+  return "image";
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+static void ms_cell(FILE *f, double v) {
+  char buf[320];
+  fprintf(f, "<td class=\"n\">%s</td>", sc__report_ms(buf, sizeof buf, v));
+}
+
+static void scale_cell(FILE *f, const sc_step_result *s) {
+  fputs("<td>", f);
+  if (s->scale_text) sc__report_put_xml(f, s->scale_text, 1);
+  if (s->scale_factor != 0) fprintf(f, "%sx%.4f", s->scale_text ? " = " : "", s->scale_factor);
+  if (!s->scale_text && s->scale_factor == 0) fputc('-', f);
+  fputs("</td>", f);
+}
+
+/* The failure's images beside its reason, in a row under it. */
+static int shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i) {
+  fprintf(f, "<tr class=\"shots\"><td colspan=\"11\"><div class=\"shots\" id=\"fail-%d-%zu\">"
+             "<p class=\"why\">", user, i);
+  sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
+  fputs("</p>\n", f);
+  for (size_t k = 0; k < s->nartifacts; k++) {
+    const char *a = s->artifacts[k];
+    const char *kind = artifact_kind(a);
+    fputs("<figure><img class=\"shot\" src=\"", f);
+    int rc = sc__html_src(f, page, a);
+    if (rc) return rc;
+    fprintf(f, "\" alt=\"%s\"><figcaption><b>%s</b> ", kind, kind);
+    sc__report_put_xml(f, base_name(a), 1);
+    fputs("</figcaption></figure>\n", f);
+  }
+  fputs("</div></td></tr>\n", f);
+  return 0;
+}
+
+int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) {
+  fputs("<table class=\"steps\">\n<tr><th>cycle</th><th>step</th><th>result</th>"
+        "<th>gesture</th><th>first change</th><th>verified</th><th>idle</th>"
+        "<th>captures</th><th>capture</th><th>scale</th><th>reason</th></tr>\n",
+        f);
+  for (size_t i = 0; i < r->nresults; i++) {
+    const sc_step_result *s = r->results[i];
+    const char *v = s->passed ? "PASS" : "FAIL";
+    fprintf(f, "<tr class=\"%s\" id=\"r-%d-%zu\"><td>", s->passed ? "pass" : "fail", user, i);
+    if (s->setup)
+      fputs("setup", f);
+    else
+      fprintf(f, "%d", s->cycle);
+    fputs("</td><td>", f);
+    sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
+    fprintf(f, "</td><td class=\"%s\">%s</td>", v, v);
+    ms_cell(f, s->gesture_ms);
+    ms_cell(f, s->first_change_ms);
+    ms_cell(f, s->verified_ms);
+    ms_cell(f, s->idle_ms);
+    fprintf(f, "<td class=\"n\">%d</td>", s->captures);
+    ms_cell(f, s->capture_ms);
+    scale_cell(f, s);
+    fputs("<td class=\"reason\">", f);
+    sc__report_put_xml(f, s->reason, 1);
+    fputs("</td></tr>\n", f);
+    int rc = !s->passed && s->nartifacts ? shots_row(f, page, s, user, i) : 0;
+    if (rc) return rc;
+  }
+  fputs("</table>\n", f);
+  return 0;
+}
+
+void sc__html_drift_error(FILE *f, const sc_run_result *r) {
+  for (size_t i = 0; i < r->ndrift; i++) {
+    const sc_drift *d = r->drift[i];
+    fprintf(f, "<p class=\"warn\">drift: cycle %d, region ", d->cycle);
+    sc__report_put_xml(f, d->region ? d->region : "?", 1);
+    if (d->pixels < 0)
+      fputs(": not compared (screen not at rest at the cycle's start or end)</p>\n", f);
+    else
+      fprintf(f, ": %ld px differ from the cycle start</p>\n", d->pixels);
+  }
+  if (!r->error) return;
+  fputs("<p class=\"error\">error: ", f);
+  sc__report_put_xml(f, r->error, 1);
+  fputs("</p>\n", f);
+}
+
+SC_EXTERN int sc_report_html(const char *path, const sc_run_result *r) {
+  if (!path || !r) return sc__err(SC_EINVAL, "report html: NULL argument");
+  const sc_run_result *const *one = &r;
+  sc__report_file rf;
+  int rc = sc__report_open(&rf, path);
+  if (rc) return rc;
+  FILE *f = rf.f;
+  int is_void;
+  sc__report_failed(r, &is_void);
+  sc__html_head(f, sc__report_app(r->scenario));
+  sc__html_meta(f, r->scenario, r->url);
+  fprintf(f, "<p class=\"meta\">%d cycle%s, %zu step result%s</p>\n", r->cycles,
+          r->cycles == 1 ? "" : "s", r->nresults, r->nresults == 1 ? "" : "s");
+  sc__html_verdict_open(f, is_void);
+  sc__report_verdict(f, r);
+  sc__html_verdict_close(f);
+  sc__html_drift_error(f, r);
+  fputs("<h2>Verified time per step</h2>\n", f);
+  rc = sc__html_chart(f, one, 1);
+  if (!rc) {
+    fputs("<h2>Summary</h2>\n", f);
+    rc = sc__html_summary(f, one, 1);
+  }
+  if (!rc) {
+    fputs("<h2>Steps</h2>\n", f);
+    rc = sc__html_steps(f, path, r, 0);
+  }
+  sc__html_foot(f);
+  return sc__report_close(&rf, rc);
+}
