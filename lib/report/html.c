@@ -103,6 +103,18 @@ void sc__html_drift_error(FILE *f, const sc_run_result *r) {
     else
       fprintf(f, ": %ld px differ from the cycle start</p>\n", d->pixels);
   }
+  for (size_t i = 0; i < r->nlocated; i++) { /* where the locators found things */
+    const sc_located *l = r->located[i];
+    fputs("<p class=\"meta\">located ", f);
+    sc__report_put_xml(f, l->name ? l->name : "?", 1);
+    if (l->is_region)
+      fprintf(f, ": region %d,%d %dx%d", l->r.x, l->r.y, l->r.w, l->r.h);
+    else
+      fprintf(f, ": point (%g, %g)", l->p.x, l->p.y);
+    fprintf(f, ", score %.3f, ", l->score);
+    if (l->cycle) fprintf(f, "cycle %d</p>\n", l->cycle);
+    else fputs("at open</p>\n", f);
+  }
   if (!r->error) return;
   fputs("<p class=\"error\">error: ", f);
   sc__report_put_xml(f, r->error, 1);

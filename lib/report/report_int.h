@@ -110,7 +110,7 @@ int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
  * the page at `page`; `user` (its index, -1 for the warm-up) tells rows
  * and failure blocks apart (ids "r-USER-I", "fail-USER-I"). */
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);
-/* Drift lines and the run's error. */
+/* Drift lines, where the locators found things, and the run's error. */
 void sc__html_drift_error(FILE *f, const sc_run_result *r);
 /* The chart: inline SVG of verified_ms per step id across cycles, a series
  * per step id, points per user; failed steps as red crosses in a lane

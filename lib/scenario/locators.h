@@ -29,7 +29,7 @@ typedef struct sc__locator {
   char *path;        /* resolved against the scenario's directory */
   sc_image *tpl;
   int tol;           /* max abs difference per channel, default 32 */
-  double score;      /* fraction of template pixels that must match, default 0.95 */
+  double score;      /* fraction of template pixels that must match, default 0.99 */
   int within;        /* region index to search in, -1 = the whole guest */
   /* from / between */
   sc__ref a, b;
