@@ -214,6 +214,23 @@ static int c_img_diff(void) {
   size_t n;
   return sc_image_diff(&n, NULL, NULL, NULL, k_rect, NULL, k_rect, NULL);
 }
+static int c_img_find(void) {
+  sc_match m;
+  return sc_image_find(&m, 1, NULL, NULL, k_rect, 0, 1.0);
+}
+static int c_img_find_out(void) {
+  sc_image *img = tiny();
+  int rc = sc_image_find(NULL, 1, img, img, k_rect, 0, 1.0);
+  sc_image_free(img);
+  return rc;
+}
+static int c_img_find_range(void) {
+  sc_image *img = tiny();
+  sc_match m;
+  int rc = sc_image_find(&m, 1, img, img, k_rect, 0, NAN);
+  sc_image_free(img);
+  return rc;
+}
 static int c_img_misc(void) {
   sc_image_free(NULL);
   (void)sc_image_hash(NULL, k_rect);
@@ -277,7 +294,8 @@ static const mcase k_cases[] = {
     E(c_scn_validate), N(c_scn_misc),
     E(c_img_new), E(c_img_new_size), E(c_img_decode), E(c_img_decode_buf), E(c_img_load),
     E(c_img_load_path), E(c_img_encode), E(c_img_save), E(c_img_save_path), E(c_img_crop),
-    E(c_img_crop_src), E(c_img_crop_outside), E(c_img_diff), N(c_img_misc),
+    E(c_img_crop_src), E(c_img_crop_outside), E(c_img_diff),
+    E(c_img_find), E(c_img_find_out), E(c_img_find_range), N(c_img_misc),
     E(c_gs_new), E(c_gs_new_tol), E(c_gs_load), E(c_gs_load_name), E(c_gs_parse),
     E(c_gs_save), E(c_gs_learn), N(c_gs_misc), E(c_text_read), E(c_scalebar_read),
     E(c_scale_ratio),
