@@ -13,6 +13,9 @@ static void (*g_free)(void *) = free;
 
 SC_EXTERN void sc_set_allocator(void *(*m)(size_t), void *(*r)(void *, size_t),
                                 void (*f)(void *)) {
+  /* The calling thread's kept blocks go back to the allocator they came
+   * from (a program sets it once, first; tests switch it). */
+  sc__scratch_release();
   g_malloc = m ? m : malloc;
   g_realloc = r ? r : realloc;
   g_free = f ? f : free;

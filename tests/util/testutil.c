@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include "core/core.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -95,6 +97,35 @@ void sc_test_alloc_install(void) { sc_set_allocator(t_malloc, t_realloc, t_free)
 void sc_test_alloc_fail_after(long n) { g_fail_after = n; }
 long sc_test_alloc_live(void) { return g_live; }
 
+static size_t g_big_at, g_largest;
+static long g_big;
+
+static void sizes_note(size_t n) {
+  if (n > g_largest) g_largest = n;
+  g_big += n >= g_big_at;
+}
+static void *s_malloc(size_t n) {
+  sizes_note(n);
+  return malloc(n);
+}
+static void *s_realloc(void *p, size_t n) {
+  sizes_note(n);
+  return realloc(p, n);
+}
+
+void sc_test_sizes_install(size_t big) {
+  sc_set_allocator(s_malloc, s_realloc, free);
+  g_big_at = big;
+  g_largest = 0;
+  g_big = 0;
+}
+void sc_test_sizes_reset(void) {
+  g_largest = 0;
+  g_big = 0;
+}
+size_t sc_test_sizes_largest(void) { return g_largest; }
+long sc_test_sizes_big(void) { return g_big; }
+
 static void write_all(int fd, const char *p, size_t n) {
   while (n > 0) {
     ssize_t w = write(fd, p, n);
@@ -185,6 +216,7 @@ void sc_test_oom_sweep(int (*call)(void *ud), void *ud, long max) {
     sc_test_alloc_fail_after(n);
     int rc = call(ud);
     sc_test_alloc_fail_after(-1);
+    sc__scratch_release(); /* the thread's kept blocks are a cache, not a leak */
     if (rc == 0)
       ok = 1;
     else

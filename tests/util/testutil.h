@@ -27,9 +27,18 @@ void sc_test_alloc_install(void);
 void sc_test_alloc_fail_after(long n);
 long sc_test_alloc_live(void);
 
+/* Size-watching allocator (malloc underneath): install, then read the
+ * largest size asked for (malloc or realloc) and how many asked for at
+ * least `big` bytes since. Restore with sc_set_allocator(NULL, NULL, NULL). */
+void sc_test_sizes_install(size_t big);
+void sc_test_sizes_reset(void); /* forget what was asked for so far */
+size_t sc_test_sizes_largest(void);
+long sc_test_sizes_big(void);
+
 /* Make every allocation of call(ud) fail in turn, the n-th for n = 0, 1,
  * ... up to max: each run returns SC_ENOMEM or (at last) 0, and leaves no
- * allocation behind. Fails the test otherwise, or when max is not enough.
+ * allocation behind (the thread's scratch and pool, a cache, are released
+ * after each run before counting). Fails the test otherwise, or when max is not enough.
  * Installs the counting allocator. */
 void sc_test_oom_sweep(int (*call)(void *ud), void *ud, long max);
 

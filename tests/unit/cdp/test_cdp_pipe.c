@@ -163,19 +163,9 @@ static void big_and_oversized_replies(void **st) {
 /* Screenshot-sized replies one after another: the first one's buffer is
  * kept and reused (rx.c, sc__rx_recycle), so the next ones allocate no big
  * block (malloc churn of such blocks fragments the heap: the soak). */
-static long g_big;
-static void *big_malloc(size_t n) {
-  g_big += n >= 100000;
-  return malloc(n);
-}
-static void *big_realloc(void *p, size_t n) {
-  g_big += n >= 100000;
-  return realloc(p, n);
-}
-
 static void big_replies_reuse_one_buffer(void **st) {
   (void)st;
-  sc_set_allocator(big_malloc, big_realloc, free);
+  sc_test_sizes_install(100000);
   fake f;
   fake_open(&f, 0);
   sc__cdp *cdp = sc__client_cdp(f.cl);
@@ -187,7 +177,7 @@ static void big_replies_reuse_one_buffer(void **st) {
     int64_t id;
     assert_int_equal(sc__cdp_send(cdp, NULL, "Shot", NULL, 0, on_reply, &g, &id), 0);
     read_command(&f);
-    if (i == 1) g_big = 0; /* from the second reply on */
+    if (i == 1) sc_test_sizes_reset(); /* from the second reply on */
     int h = snprintf(msg, 128, "{\"id\":%lld,\"result\":{\"v\":%d,\"s\":\"", (long long)id, i);
     memset(msg + h, 'x', pad - (size_t)i * 1000); /* sizes vary a little */
     size_t len = (size_t)h + pad - (size_t)i * 1000;
@@ -204,7 +194,7 @@ static void big_replies_reuse_one_buffer(void **st) {
     assert_int_equal(g.v, i);
   }
   free(msg);
-  long big = g_big;
+  long big = sc_test_sizes_big();
   sc__client_free(f.cl);
   sc_set_allocator(NULL, NULL, NULL);
   close(f.cmd_r);

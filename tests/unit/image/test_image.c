@@ -72,30 +72,20 @@ static void count_color(void **st) {
 /* Frame-sized pixels come from the thread's pool: an image of the same
  * size made again after the first was freed asks malloc for no big block
  * (the soak's fragmentation), and its pixels are still zeroed. */
-static size_t g_big_allocs;
-static void *count_malloc(size_t n) {
-  g_big_allocs += n >= 256 * 1024;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n) {
-  g_big_allocs += n >= 256 * 1024;
-  return realloc(p, n);
-}
-
 static void frames_reuse_their_pixels(void **st) {
   (void)st;
-  sc_set_allocator(count_malloc, count_realloc, free);
+  sc_test_sizes_install(256 * 1024);
   sc_image *a = NULL, *b = NULL;
   assert_int_equal(sc_image_new(&a, 1225, 813), 0);
   memset(a->px, 0xab, a->stride * 813);
   sc_image_free(a);
-  g_big_allocs = 0;
+  sc_test_sizes_reset();
   for (int i = 0; i < 5; i++) {
     assert_int_equal(sc_image_new(&b, 1200, 800), 0); /* smaller fits too */
     assert_int_equal(sc_image_pixel(b, 1199, 799), 0); /* zeroed, not the old bytes */
     sc_image_free(b);
   }
-  size_t big = g_big_allocs;
+  long big = sc_test_sizes_big();
   sc_set_allocator(NULL, NULL, NULL);
   assert_int_equal(big, 0);
 }

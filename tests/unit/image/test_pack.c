@@ -127,27 +127,17 @@ static void a_flat_screen_packs_small(void **st) {
  * pixels, a few KB packed) asks for no block of 64 KiB or more. A
  * worst-case block per frame, shrunk afterwards, fragments the heap over a
  * long run (the soak). */
-static size_t g_largest;
-static void *largest_malloc(size_t n) {
-  if (n > g_largest) g_largest = n;
-  return malloc(n);
-}
-static void *largest_realloc(void *p, size_t n) {
-  if (n > g_largest) g_largest = n;
-  return realloc(p, n);
-}
-
 static void packing_allocates_no_worst_case_block(void **st) {
   (void)st;
   sc_image *img = NULL;
   assert_int_equal(sc_image_new(&img, 1225, 813), 0);
   for (size_t i = 0; i < (size_t)img->stride * 813; i += 4) img->px[i + 3] = 255;
   sc__packed pk = {0};
+  sc_test_sizes_install(SIZE_MAX);
   assert_int_equal(sc__pack(&pk, img), 0); /* the scratch grows here */
-  sc_set_allocator(largest_malloc, largest_realloc, free);
-  g_largest = 0;
+  sc_test_sizes_reset();
   for (int i = 0; i < 3; i++) assert_int_equal(sc__pack(&pk, img), 0);
-  size_t largest = g_largest;
+  size_t largest = sc_test_sizes_largest();
   sc_set_allocator(NULL, NULL, NULL);
   assert_true(pk.len < 8 * 1024);
   if (largest >= 64 * 1024) fail_msg("packing asked for %zu bytes", largest);

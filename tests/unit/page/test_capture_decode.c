@@ -9,17 +9,6 @@
 #include "core/core.h"
 #include "page/page_internal.h"
 
-/* The largest single allocation the library asks for. */
-static size_t g_peak;
-static void *peak_malloc(size_t n) {
-  if (n > g_peak) g_peak = n;
-  return malloc(n);
-}
-static void *peak_realloc(void *p, size_t n) {
-  if (n > g_peak) g_peak = n;
-  return realloc(p, n);
-}
-
 /* A real PNG of w x h (flat, so small), as base64. */
 static char *png_b64(int w, int h, size_t *len) {
   sc_image *img = NULL;
@@ -40,11 +29,10 @@ static void far_larger_png_refused_before_decoding(void **st) {
   size_t len;
   /* 3000x3000: 36 MB of RGBA, within the decoder's default limits */
   char *b64 = png_b64(3000, 3000, &len);
-  sc_set_allocator(peak_malloc, peak_realloc, free);
-  g_peak = 0;
+  sc_test_sizes_install(SIZE_MAX);
   sc_image *img = NULL;
   int rc = sc__page_decode(&img, b64, len, (sc_rect){10, 20, 200, 100}, 1.0);
-  size_t peak = g_peak;
+  size_t peak = sc_test_sizes_largest();
   sc_set_allocator(NULL, NULL, NULL);
   assert_int_equal(rc, SC_EGEOMETRY);
   assert_null(img);
