@@ -14,7 +14,7 @@ static const char *const K_REGION[] = {"template", "tol",  "score", "within",  "
                                        "size",     "from", "between", "inset", NULL};
 static const char *const KINDS[] = {"template", "from", "between", NULL};
 
-#define SC__LOC_TOL 32
+#define SC__LOC_TOL 48
 #define SC__LOC_SCORE 0.99
 
 void sc__locators_free(struct sc_locators *l) {

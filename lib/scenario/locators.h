@@ -28,7 +28,7 @@ typedef struct sc__locator {
   /* template */
   char *path;        /* resolved against the scenario's directory */
   sc_image *tpl;
-  int tol;           /* max abs difference per channel, default 32 */
+  int tol;           /* max abs difference per channel, default 48 */
   double score;      /* fraction of template pixels that must match, default 0.99 */
   int within;        /* region index to search in, -1 = the whole guest */
   /* from / between */
