@@ -51,6 +51,19 @@ expect capture-bad-scheme-flag 2 "not a scheme that can be allowed" "$cli" captu
   --url http://127.0.0.1:9/ --allow-url-scheme chrome -o "$tmp/x.png"
 expect inspect-no-output 2 "usage: stepcheck inspect" "$cli" inspect "$fx/mapapp/seven-steps.json"
 expect inspect-bad-scenario 2 "bad-unknown-point.json" "$cli" inspect "$fx/scenario/bad-unknown-point.json" -o "$tmp/x.png"
+# locators: found where the data moved, drawn there; found nowhere is a
+# failure naming the locator (exit 1, not an infrastructure error), for
+# inspect and for run
+expect validate-locators 0 "6 points, 7 regions" "$cli" validate "$fx/mapapp/locators.json"
+expect inspect-locators 0 "located point building_a at 618.5,535 score 1.000" "$cli" inspect \
+  "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=64,32" --allow-url-scheme file \
+  -o "$tmp/inspect-loc.png"
+expect inspect-locator-missing 1 'locator "building_a": template ' "$cli" inspect \
+  "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" --allow-url-scheme file \
+  -o "$tmp/inspect-loc.png"
+expect run-locator-missing 1 'not found within region "map"' "$cli" run \
+  "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" --allow-url-scheme file \
+  --cycles 1
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"

@@ -26,12 +26,17 @@ int cli_lib_err(int rc, const char *what) {
   return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
 }
 
+/* A run that stopped on rc: a locator that found nothing (or two places)
+ * is the application not showing what the scenario looks for, like a
+ * failed step, and the same every time: not an infrastructure error. */
+int cli_run_exit(int rc) { return rc == SC_ELOCATE ? EXIT_FAIL : EXIT_INFRA; }
+
 int cli_browser_err(int rc, const char *what) {
   const char *m = sc_errmsg();
   /* Only an argument refused before the browser was asked is the user's
    * (a bad URL, a region outside the canvas); what the browser sent back,
    * malformed or too big, is a runtime error like a crash or a timeout. */
-  int code = rc == SC_EINVAL ? EXIT_USAGE : EXIT_INFRA;
+  int code = rc == SC_EINVAL ? EXIT_USAGE : cli_run_exit(rc);
   return cli_err(code, "%s: %s", what, *m ? m : sc_strerror(rc));
 }
 

@@ -16,6 +16,8 @@ int cli_lib_err(int rc, const char *what);
  * wrong size); 2 only for SC_EINVAL (an argument refused before the browser
  * was asked). Prints it. */
 int cli_browser_err(int rc, const char *what);
+/* The exit code of a run or inspect that stopped on rc (not a usage error). */
+int cli_run_exit(int rc);
 
 /* An input the user named (scenario, image, glyph set) could not be used:
  * always a usage/configuration error (2). */

@@ -153,7 +153,7 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   int rc = sc_load_run(&r, s, &o);
   grid_end(&gr); /* sessions deleted before anything else can fail */
   if (l.tty && !l.quiet) fputs("\r\033[K", stderr);
-  if (rc < 0) code = cli_err(rc == SC_ENOSPACE ? EXIT_USAGE : EXIT_INFRA, "run: %s",
+  if (rc < 0) code = cli_err(rc == SC_ENOSPACE ? EXIT_USAGE : cli_run_exit(rc), "run: %s",
                              r && r->error ? r->error : sc_errmsg());
   if (r) {
     int wc = write_reports(a, r);

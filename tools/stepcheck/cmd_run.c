@@ -77,7 +77,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   if (pr.tty && !a->quiet) fputc('\n', stderr);
   int code = EXIT_OK;
   /* The run's own message: writing the table may overwrite sc_errmsg(). */
-  if (rc < 0) code = cli_err(EXIT_INFRA, "run: %s", r && r->error ? r->error : sc_errmsg());
+  if (rc < 0) code = cli_err(cli_run_exit(rc), "run: %s", r && r->error ? r->error : sc_errmsg());
   if (r && r->nresults && sc_report_table(stdout, r) < 0) code = cli_lib_err(SC_EIO, "stdout");
   char dflt[CLI_REPORT_PATH_MAX], html[CLI_REPORT_PATH_MAX];
   const char *json = a->json;

@@ -6,8 +6,8 @@
 #include "cli.h"
 
 static const char k_exit[] =
-    "\nexit codes: 0 ok, 1 a step failed, 2 usage or configuration error,\n"
-    "3 browser or infrastructure error\n";
+    "\nexit codes: 0 ok, 1 a step failed or a locator found nothing, 2 usage or\n"
+    "configuration error, 3 browser or infrastructure error\n";
 
 typedef struct help_page {
   const char *cmd, *text;

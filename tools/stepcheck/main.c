@@ -30,8 +30,8 @@ static const char k_usage[] =
     "                       read a scale bar: text, bar length, metres per pixel\n"
     "  --version, --help, COMMAND --help\n"
     "\n"
-    "exit codes: 0 ok, 1 a step failed, 2 usage or configuration error,\n"
-    "3 browser or infrastructure error\n";
+    "exit codes: 0 ok, 1 a step failed or a locator found nothing, 2 usage or\n"
+    "configuration error, 3 browser or infrastructure error\n";
 
 int main(int argc, char **argv) {
   /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too. */
