@@ -154,6 +154,16 @@ typedef struct sc_match {
 SC_EXTERN int sc_image_find(sc_match *out, int max, const sc_image *img, const sc_image *tpl,
                             sc_rect within, int tol, double min_score);
 
+/**
+ * Make a template of what has one colour (text, an icon's ink) on a
+ * background that may vary: every pixel farther than tol (0..255, max abs
+ * per RGB channel) from rgb (0xRRGGBB) becomes transparent (alpha 0, a
+ * "don't care" pixel for sc_image_find); the others become opaque.
+ * @return the number of pixels kept (opaque); SC_EINVAL for a NULL image
+ *         or tol out of range.
+ */
+SC_EXTERN long sc_image_keep_color(sc_image *img, uint32_t rgb, int tol);
+
 /* Drawing, for pictures people look at (stepcheck inspect). Everything is
  * clipped to the image; colours are 0xRRGGBB, drawn opaque. */
 /** A one-pixel outline of r. */

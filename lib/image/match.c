@@ -1,4 +1,5 @@
-/* Template matching for locators: every position inside a search
+/* Template matching for locators, and making templates of one colour on a
+ * varying background (sc_image_keep_color). Every position inside a search
  * rectangle is tried, checking the template's most distinctive pixels first
  * and giving up on a position as soon as it has more misses than allowed,
  * so a wrong position costs a few pixel reads and a search over a whole
@@ -126,4 +127,20 @@ SC_EXTERN int sc_image_find(sc_match *out, int max, const sc_image *img, const s
   for (size_t i = 0; i < kept && (int)i < max; i++) out[i] = hit[i];
   sc__free(hit);
   return (int)kept;
+}
+
+SC_EXTERN long sc_image_keep_color(sc_image *img, uint32_t rgb, int tol) {
+  if (!img || tol < 0 || tol > 255)
+    return sc__err(SC_EINVAL, "sc_image_keep_color: an image and tol 0..255 are required");
+  const tpx want = {0, 0, (uint8_t)(rgb >> 16), (uint8_t)(rgb >> 8), (uint8_t)rgb, 0};
+  long kept = 0;
+  for (int y = 0; y < img->height; y++) {
+    uint8_t *p = img->px + (size_t)y * img->stride;
+    for (int x = 0; x < img->width; x++, p += 4) {
+      int k = near(p, &want, tol);
+      p[3] = k ? 255 : 0;
+      kept += k;
+    }
+  }
+  return kept;
 }

@@ -61,6 +61,12 @@ expect inspect-locators 0 "located point building_a at 618.5,535 score 1.000" "$
 expect inspect-locator-missing 1 'locator "building_a": template ' "$cli" inspect \
   "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" --allow-url-scheme file \
   -o "$tmp/inspect-loc.png"
+# a template of the digits of building 94 alone (the rest transparent)
+expect capture-keep 0 "pixels kept (the rest transparent)" "$cli" capture \
+  --url "file://$fx/mapapp/index.html" --allow-url-scheme file --region 547,499,15,9 \
+  --keep c0c0c0,40 -o "$tmp/digits.png"
+expect capture-keep-bad 2 "not a whole number from 0 to 255" "$cli" capture \
+  --url "file://$fx/mapapp/index.html" --allow-url-scheme file --keep c0c0c0,300 -o "$tmp/x.png"
 expect run-locator-missing 1 'not found within region "map"' "$cli" run \
   "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" --allow-url-scheme file \
   --cycles 1

@@ -94,6 +94,21 @@ int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s) {
   return 0;
 }
 
+/* RRGGBB or RRGGBB,TOL (TOL 0..255; *tol keeps its default without one). */
+int cli_parse_keep(long *rgb, int *tol, const char *opt, const char *s) {
+  char hex[7];
+  const char *comma = strchr(s, ',');
+  size_t n = comma ? (size_t)(comma - s) : strlen(s);
+  uint32_t v = 0;
+  if (n != 6) return cli_err(EXIT_USAGE, "%s: '%s' is not RRGGBB or RRGGBB,TOL", opt, s), -1;
+  memcpy(hex, s, 6);
+  hex[6] = '\0';
+  if (cli_parse_rgb(&v, opt, hex) < 0) return -1;
+  if (comma && cli_parse_int(tol, opt, comma + 1, 0, 255) < 0) return -1;
+  *rgb = (long)v;
+  return 0;
+}
+
 int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s) {
   char *end = NULL;
   double v = strtod(s, &end);

@@ -25,6 +25,7 @@ int cli_input_err(int rc, const char *what);
 
 /* Parsers: 0 on success, else print a one-line error naming opt and return -1. */
 int cli_parse_rect(sc_rect *r, const char *opt, const char *s);
+int cli_parse_keep(long *rgb, int *tol, const char *opt, const char *s);
 int cli_parse_size(int *w, int *h, const char *opt, const char *s);
 int cli_parse_int(int *v, const char *opt, const char *s, int min, int max);
 int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s);

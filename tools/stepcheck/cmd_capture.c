@@ -9,6 +9,8 @@ int cmd_capture(int argc, char **argv) {
   sc_page_options po = SC_PAGE_OPTIONS_INIT;
   sc_rect region = {0, 0, 0, 0};
   int scale_pct = 100;
+  long keep_rgb = -1;
+  int keep_tol = 64;
   unsigned allow = SC_URL_DEFAULT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -33,6 +35,9 @@ int cmd_capture(int argc, char **argv) {
       po.load_timeout_ms = ms;
     } else if (!strcmp(a, "--scale")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&scale_pct, a, v, 1, 100) < 0)
+        return EXIT_USAGE;
+    } else if (!strcmp(a, "--keep")) {
+      if (!(v = cli_value(argc, argv, &i)) || cli_parse_keep(&keep_rgb, &keep_tol, a, v) < 0)
         return EXIT_USAGE;
     } else if (!strcmp(a, "--allow-url-scheme")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_allow_scheme(&allow, a, v) < 0)
@@ -62,12 +67,15 @@ int cmd_capture(int argc, char **argv) {
     code = cli_browser_err(rc, "capture");
     goto done;
   }
+  long kept = keep_rgb >= 0 ? sc_image_keep_color(img, (uint32_t)keep_rgb, keep_tol) : -1;
   if ((rc = sc_image_save_png(img, out)) < 0) {
     code = cli_lib_err(rc, "write");
     goto done;
   }
-  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms\n", out, img->width,
+  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms", out, img->width,
          img->height, cw, ch, region.x, region.y, region.w, region.h, ms);
+  if (kept >= 0) printf(", %ld pixels kept (the rest transparent)", kept);
+  putchar('\n');
 done:
   sc_image_free(img);
   sc_page_free(p);

@@ -54,7 +54,8 @@ static const help_page k_pages[] = {
     {"capture",
      "usage: stepcheck capture --url URL -o OUT.png [options]\n"
      "\n"
-     "Screenshot the page's canvas, or a region of it, as PNG.\n"
+     "Screenshot the page's canvas, or a region of it, as PNG: also the way to\n"
+     "cut a template for a locator (docs/scenario.md, \"Locators\").\n"
      "\n"
      "  --url URL              the page\n"
      "  -o, --output FILE      where the PNG goes\n"
@@ -62,6 +63,9 @@ static const help_page k_pages[] = {
      "  --guest WxH            expected canvas size (default: any)\n"
      "  --region x,y,w,h       a region of the canvas (default: all of it)\n"
      "  --scale PERCENT        1..100 (default 100)\n"
+     "  --keep RRGGBB[,TOL]    keep only pixels within TOL (default 64) of the\n"
+     "                         colour; the rest become transparent (a template\n"
+     "                         of text or ink on a background that varies)\n"
      "  --allow-url-scheme S   also open file: or data: URLs (default: http, https)\n"
      "  --timeout MS           page load and canvas wait (default 30000)\n"},
     {"inspect",

@@ -146,6 +146,52 @@ static void fits_anywhere_and_bad_arguments(void **st) {
   sc_image_free(flat);
 }
 
+/* Templates of one colour: what is near it stays (opaque), the rest is
+ * "don't care"; such a template finds its ink on another background, and
+ * on a background of its own colour it fits anywhere (refused, not a guess). */
+static void keep_color_makes_ink_templates(void **st) {
+  (void)st;
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 40, 20), 0);
+  g_seed = 7;
+  for (int y = 0; y < 20; y++)
+    for (int x = 0; x < 40; x++) {
+      uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 4;
+      int ink = (rnd() & 3) == 0 || (x == 5 && y == 5); /* scattered ink */
+      p[0] = ink ? 200 : 40, p[1] = ink ? 190 : 30, p[2] = ink ? 180 : 30, p[3] = 255;
+    }
+  sc_image *t = cut(img, (sc_rect){5, 5, 12, 8});
+  long kept = sc_image_keep_color(t, 0xc0c0c0, 16); /* 200,190,180 is within 16 of 192 */
+  long ink = 0;
+  for (int y = 5; y < 13; y++)
+    for (int x = 5; x < 17; x++) ink += (sc_image_pixel(img, x, y) >> 24) == 200;
+  assert_true(kept > 10);
+  assert_int_equal(kept, ink);
+  assert_int_equal(sc_image_pixel(t, 0, 0) & 0xff, 255); /* (5,5): ink */
+  assert_int_equal(sc_image_pixel(t, 1, 0) & 0xff, (sc_image_pixel(img, 6, 5) >> 24) == 200 ? 255 : 0);
+  /* the same ink on another background: found where it is */
+  for (int y = 0; y < 20; y++)
+    for (int x = 0; x < 40; x++) {
+      uint8_t *p = img->px + (size_t)y * img->stride + (size_t)x * 4;
+      if (p[0] == 40) p[0] = 0, p[1] = 0, p[2] = 90;
+    }
+  sc_match m[2];
+  assert_int_equal(sc_image_find(m, 2, img, t, (sc_rect){0, 0, 0, 0}, 16, 1.0), 1);
+  assert_int_equal(m[0].x, 5);
+  assert_int_equal(m[0].y, 5);
+  /* ... and a background of the ink's own colour fits it anywhere */
+  sc_image *flat = NULL;
+  assert_int_equal(sc_image_new(&flat, 200, 100), 0);
+  for (int i = 0; i < 200 * 100; i++)
+    flat->px[i * 4] = 192, flat->px[i * 4 + 1] = 192, flat->px[i * 4 + 2] = 192, flat->px[i * 4 + 3] = 255;
+  assert_int_equal(sc_image_find(m, 2, flat, t, (sc_rect){0, 0, 0, 0}, 16, 1.0), SC_ETOOBIG);
+  sc_image_free(flat);
+  assert_int_equal(sc_image_keep_color(t, 0xc0c0c0, 300), SC_EINVAL);
+  assert_int_equal(sc_image_keep_color(NULL, 0, 0), SC_EINVAL);
+  sc_image_free(t);
+  sc_image_free(img);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(found_where_it_is),
@@ -153,6 +199,7 @@ int main(void) {
       cmocka_unit_test(two_places_are_two_matches),
       cmocka_unit_test(transparent_pixels_do_not_count),
       cmocka_unit_test(fits_anywhere_and_bad_arguments),
+      cmocka_unit_test(keep_color_makes_ink_templates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
