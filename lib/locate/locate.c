@@ -111,10 +111,15 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
     r = (sc_rect){(int)floor(p.x), (int)floor(p.y), l->w, l->h};
     break;
   case SC__LOC_BETWEEN: {
-    sc_rect a = rect_of(s, l->a), b = rect_of(s, l->b);
-    int x0 = a.x < b.x ? a.x : b.x, y0 = a.y < b.y ? a.y : b.y;
-    int x1 = a.x + a.w > b.x + b.w ? a.x + a.w : b.x + b.w;
-    int y1 = a.y + a.h > b.y + b.h ? a.y + a.h : b.y + b.h;
+    sc_rect a = rect_of(s, l->a);
+    int x0 = a.x, y0 = a.y, x1 = a.x + a.w, y1 = a.y + a.h;
+    for (int i = 0; i < l->nmore; i++) {
+      sc_rect b = rect_of(s, l->more[i]);
+      if (b.x < x0) x0 = b.x;
+      if (b.y < y0) y0 = b.y;
+      if (b.x + b.w > x1) x1 = b.x + b.w;
+      if (b.y + b.h > y1) y1 = b.y + b.h;
+    }
     r = (sc_rect){x0, y0, x1 - x0, y1 - y0};
     break;
   }

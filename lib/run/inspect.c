@@ -10,6 +10,8 @@
 #define PARK_RGB 0xffff00u
 #define LABEL_BG 0x000000u
 #define RULER_RGB 0xffffffu
+/* How long locators are looked for (SC__LOCATE_WAIT_MS in a run). */
+#define SC__INSPECT_LOCATE_MS 15000.0
 
 static void ruler(sc_image *img) {
   char num[16];
@@ -39,16 +41,25 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
   int w = 0, h = 0;
   sc_page_canvas(p, NULL, NULL, &w, &h);
   sc_image *img = NULL;
-  int rc = sc_page_capture_at_rest(&img, p, (sc_rect){0, 0, w, h}, 10000);
-  if (rc) return rc;
   char text[320];
-  /* Locators are found on this capture, and what they found is drawn. */
+  /* Locators are found on the capture, and what they found is drawn; a
+   * screen where they find nothing is looked at again for a while, as a
+   * run does (a client may show a still, blank canvas until it connects). */
   sc_scenario *resolved = NULL;
   sc_located **found = NULL;
   size_t nfound = 0;
-  if (s->locators && (rc = sc__locate(&resolved, &found, &nfound, s, img, 0)) < 0) {
+  double until = sc__now_ms() + SC__INSPECT_LOCATE_MS;
+  int rc;
+  for (;;) {
+    if ((rc = sc_page_capture_at_rest(&img, p, (sc_rect){0, 0, w, h}, 10000)) < 0) return rc;
+    if (!s->locators || (rc = sc__locate(&resolved, &found, &nfound, s, img, 0)) == 0) break;
     sc_image_free(img);
-    return rc;
+    img = NULL;
+    if (rc != SC_ELOCATE || sc__now_ms() + 500 >= until) return rc;
+    sc__errsave e;
+    sc__err_save(&e);
+    sc_loop_run(sc_page_loop(p), 500); /* nothing else is on this loop: a pause */
+    sc__err_restore(&e, rc);
   }
   if (resolved) s = resolved;
   for (size_t i = 0; i < nfound; i++) {

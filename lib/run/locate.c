@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "locate/locate.h"
 #include "runner.h"
+#include "scenario/locators.h"
 
 static int record(sc_run_result *rr, sc_located **f, size_t n) {
   sc_located **v = sc__realloc(rr->located, (rr->nlocated + n) * sizeof *v);
@@ -17,6 +18,8 @@ static int record(sc_run_result *rr, sc_located **f, size_t n) {
   rr->nlocated += n;
   return 0;
 }
+
+static void locate_again(sc__runner *r);
 
 static void located(sc__runner *r, int rc) {
   void (*fn)(sc__runner *) = r->after_locate;
@@ -28,6 +31,12 @@ static void located(sc__runner *r, int rc) {
   if (rc == 0) rc = sc__frame_pixels(&r->settle.f);
   if (rc == 0) rc = sc__locate(&c, &f, &n, r->scenario, r->settle.f.img, r->cycle);
   sc__frame_free(&r->settle.f);
+  if (rc == SC_ELOCATE && sc__now_ms() + SC__LOCATE_RETRY_MS < r->locate_until) {
+    /* not painted yet, perhaps: look again on a later still screen */
+    if (sc__runner_after(r, sc__now_ms() + SC__LOCATE_RETRY_MS, locate_again) < 0)
+      sc__runner_fail(r, SC_ENOMEM);
+    return;
+  }
   if (rc == 0 && (rc = record(r->rr, f, n)) < 0) {
     for (size_t i = 0; i < n; i++) sc__free(f[i]);
   }
@@ -55,12 +64,48 @@ static void located(sc__runner *r, int rc) {
   fn(r);
 }
 
+static int located_here(const sc_scenario *s, int is_region, size_t i) {
+  for (size_t k = 0; s->locators && k < s->locators->n; k++)
+    if (s->locators->v[k].self.is_region == is_region && s->locators->v[k].self.index == (int)i)
+      return 1;
+  return 0;
+}
+
+int sc__runner_check_guest(sc__runner *r) {
+  const sc_scenario *s = r->scenario ? r->scenario : r->s;
+  int w = r->guest_w, h = r->guest_h;
+  if (s->guest_w > 0 || w <= 0) return 0; /* the page held the canvas to the scenario's guest */
+  for (size_t i = 0; i < s->npoints; i++) {
+    sc_point p = s->points[i].p;
+    if (!located_here(s, 0, i) && !(p.x >= 0 && p.y >= 0 && p.x < w && p.y < h))
+      return sc__err(SC_EGEOMETRY, "point \"%s\" (%g, %g) is outside the %dx%d canvas",
+                     s->points[i].name, p.x, p.y, w, h);
+  }
+  if (s->has_park && !(s->park.x >= 0 && s->park.y >= 0 && s->park.x < w && s->park.y < h))
+    return sc__err(SC_EGEOMETRY, "park (%g, %g) is outside the %dx%d canvas", s->park.x,
+                   s->park.y, w, h);
+  for (size_t i = 0; i < s->nregions; i++) {
+    sc_rect g = s->regions[i].r;
+    if (!located_here(s, 1, i) && (g.x + g.w > w || g.y + g.h > h))
+      return sc__err(SC_EGEOMETRY, "region \"%s\" (%d,%d %dx%d) is outside the %dx%d canvas",
+                     s->regions[i].name, g.x, g.y, g.w, g.h, w, h);
+  }
+  return 0;
+}
+
+static void locate_again(sc__runner *r) {
+  const sc_scenario *s = r->scenario;
+  sc_rect guest = {0, 0, r->guest_w > 0 ? r->guest_w : s->guest_w,
+                   r->guest_h > 0 ? r->guest_h : s->guest_h};
+  sc__runner_settle_quiet(r, guest, sc__now_ms() + r->locate_quiet + SC__REST_WAIT_MS,
+                          r->locate_quiet, located);
+}
+
 void sc__runner_locate(sc__runner *r, double quiet_ms, void (*fn)(sc__runner *r)) {
   if (!r->scenario) r->scenario = r->s;
-  const sc_scenario *s = r->scenario;
-  sc_rect guest = {0, 0, s->guest_w, s->guest_h};
-  double wait = quiet_ms + SC__REST_WAIT_MS;
   r->after_locate = fn;
+  r->locate_quiet = quiet_ms;
+  r->locate_until = sc__now_ms() + SC__LOCATE_WAIT_MS;
   sc__frame_free(&r->last);
-  sc__runner_settle_quiet(r, guest, sc__now_ms() + wait, quiet_ms, located);
+  locate_again(r);
 }

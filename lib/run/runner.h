@@ -145,6 +145,9 @@ struct sc__runner {
    * scenario, and scenario the one it was made from */
   const sc_scenario *scenario;
   sc_scenario *resolved;
+  int guest_w, guest_h;       /* the canvas the page found (0: the scenario's guest) */
+  double locate_until;        /* a locate that finds nothing tries again until then */
+  double locate_quiet;
   void (*after_locate)(sc__runner *r);
 
   /* the machine */
@@ -195,6 +198,16 @@ void sc__runner_cancel(sc__runner *r, const char *why);
  * where each was found, then fn; a locator not found ends the user with
  * its error (locate.c). */
 void sc__runner_locate(sc__runner *r, double quiet_ms, void (*fn)(sc__runner *r));
+/* How long the locate phase keeps looking when a locator finds nothing or
+ * two places: the application may still be painting (noVNC shows a blank
+ * canvas until it has connected, which is as still as a finished screen). */
+#define SC__LOCATE_WAIT_MS 15000.0
+#define SC__LOCATE_RETRY_MS 500.0
+
+/* A scenario without "guest" takes the canvas at its size: its literal
+ * points and regions must lie inside it (SC_EGEOMETRY naming the first
+ * that does not); located ones are checked where they are found. */
+int sc__runner_check_guest(sc__runner *r);
 /* End the user now with error rc (already set with its message). */
 void sc__runner_fail(sc__runner *r, int rc);
 

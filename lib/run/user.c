@@ -270,6 +270,8 @@ void sc__runner_step_once(sc__runner *r, const sc_step *st, size_t ni, int cycle
 
 int sc__runner_start(sc__runner *r) {
   if (!r->need && sc__runner_plan(r) < 0) return SC_ENOMEM;
+  int grc = sc__runner_check_guest(r);
+  if (grc < 0) return grc;
   r->phase = r->s->locators ? SC__PH_LOCATE : SC__PH_SETUP;
   r->idx = 0;
   r->cycle = 0;

@@ -205,15 +205,17 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
     l->kind = SC__LOC_BETWEEN;
     json_t *b = json_object_get(v, "between");
     sc__scn_enter(c, "between");
-    if (!json_is_array(b) || json_array_size(b) != 2) {
-      sc__scn_problem(c, SC__AT_VAL(c), "\"between\" must be [NAME, NAME] of two points or regions");
+    size_t nb = json_is_array(b) ? json_array_size(b) : 0;
+    if (nb < 2 || nb > SC__LOC_ANCHORS) {
+      sc__scn_problem(c, SC__AT_VAL(c), "\"between\" must be [NAME, NAME, ...] of 2 to %d points "
+                      "or regions", SC__LOC_ANCHORS);
     } else {
-      sc__scn_enter_index(c, 0);
-      ref(c, json_array_get(b, 0), "between", &l->a);
-      sc__scn_leave(c);
-      sc__scn_enter_index(c, 1);
-      ref(c, json_array_get(b, 1), "between", &l->b);
-      sc__scn_leave(c);
+      for (size_t k = 0; k < nb; k++) {
+        sc__scn_enter_index(c, k);
+        if (ref(c, json_array_get(b, k), "between", k ? &l->more[k - 1] : &l->a) == 0 && k)
+          l->nmore = (int)k;
+        sc__scn_leave(c);
+      }
     }
     sc__scn_leave(c);
   }
@@ -230,13 +232,13 @@ static int loc_of(const sc__locator *all, size_t n, sc__ref r) {
   return -1;
 }
 
-/* What l needs found first: up to three locators. */
-static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[3]) {
+/* What l needs found first: up to SC__LOC_ANCHORS + 1 locators. */
+static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
   int k = 0, d;
   if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN)
     if ((d = loc_of(all, n, l->a)) >= 0) out[k++] = d;
-  if (l->kind == SC__LOC_BETWEEN)
-    if ((d = loc_of(all, n, l->b)) >= 0) out[k++] = d;
+  for (int i = 0; l->kind == SC__LOC_BETWEEN && i < l->nmore; i++)
+    if ((d = loc_of(all, n, l->more[i])) >= 0) out[k++] = d;
   if (l->within >= 0 && (d = loc_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
   return k;
 }
@@ -280,7 +282,7 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
     progress = 0;
     for (size_t i = 0; i < c->nlocs; i++) {
       if (state[i]) continue;
-      int d[3], k = deps(all, c->nlocs, &all[i], d), ready = 1;
+      int d[SC__LOC_ANCHORS + 1], k = deps(all, c->nlocs, &all[i], d), ready = 1;
       for (int j = 0; j < k; j++) ready &= state[d[j]] && d[j] != (int)i;
       if (!ready) continue;
       state[i] = 1;

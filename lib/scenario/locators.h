@@ -22,6 +22,8 @@ typedef struct sc__ref {
   int index;
 } sc__ref;
 
+#define SC__LOC_ANCHORS 4
+
 typedef struct sc__locator {
   sc__ref self;      /* the point or region this locator fills */
   sc__loc_kind kind;
@@ -31,8 +33,9 @@ typedef struct sc__locator {
   int tol;           /* max abs difference per channel, default 48 */
   double score;      /* fraction of template pixels that must match, default 0.99 */
   int within;        /* region index to search in, -1 = the whole guest */
-  /* from / between */
-  sc__ref a, b;
+  /* from: a; between: a and the others (2 to SC__LOC_ANCHORS in all) */
+  sc__ref a, more[SC__LOC_ANCHORS - 1];
+  int nmore;
   /* placement: a point's offset (template: from the match's top-left,
    * default its centre; from: from the anchor point or the anchor region's
    * top-left); a region's offset and size (template: default 0,0 and the

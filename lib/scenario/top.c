@@ -23,9 +23,9 @@ static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int requi
   return v;
 }
 
-static void size_member(sc__scn *c, json_t *root, const char *key, int *w, int *h) {
+static void size_member(sc__scn *c, json_t *root, const char *key, int required, int *w, int *h) {
   static const char *const keys[] = {"width", "height", NULL};
-  json_t *o = object_member(c, root, key, 1, "{\"width\": W, \"height\": H}");
+  json_t *o = object_member(c, root, key, required, "{\"width\": W, \"height\": H}");
   if (!o) return;
   sc__scn_enter(c, key);
   snprintf(c->pre, sizeof c->pre, "%s: ", key);
@@ -233,8 +233,10 @@ void sc__scn_top(sc__scn *c, json_t *root) {
     sc__scn_problem(c, SC__AT_VAL(c), "\"url\" is not an http or https URL: %s", sc_errmsg());
     sc__scn_leave(c);
   }
-  size_member(c, root, "viewport", &s->viewport_w, &s->viewport_h);
-  size_member(c, root, "guest", &s->guest_w, &s->guest_h);
+  size_member(c, root, "viewport", 1, &s->viewport_w, &s->viewport_h);
+  /* without "guest", the canvas is taken at the size it has (locators.c,
+   * lib/run/locate.c check what lands outside it) */
+  size_member(c, root, "guest", 0, &s->guest_w, &s->guest_h);
   input(c, root);
   defaults(c, root);
   points(c, root);

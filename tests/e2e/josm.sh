@@ -6,12 +6,17 @@
 #   - JOSM zoom.ratio=4: zoom steps fail with x0.0156 (x1/64, within the
 #     reading's bound: JOSM shows e.g. "2.00 m" over 93 px, read as x0.0157)
 #   - JOSM zoom.reverse-wheel=true: zoom steps fail
+# and examples/josm/josm-found.json (locators, no guest size) must verify
+# 7/7 unchanged at 1600x900 and 1280x800, and fail the zoom steps on the
+# factor with zoom.ratio=4.
 # Every rig it starts is stopped, and its temp dir removed, even on failure.
 set -euo pipefail
 root=${SC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cli=${SC_CLI:?SC_CLI must point at the stepcheck binary}
 rig="$root/examples/josm/rig.sh"
 scenario="$root/examples/josm/josm.json"
+# the same steps with every point and region found by locators, and no guest size
+found="$root/examples/josm/josm-found.json"
 work=$(mktemp -d /tmp/sc-e2e-XXXXXX)
 states=()
 cleanup() {
@@ -84,7 +89,31 @@ for sid in ("hide-layer", "show-layer"):
     assert not step(sid)["passed"], step(sid)
 print("eye-off: hide-layer/show-layer FAIL:", step("hide-layer")["reason"])
 '
+
+echo "== e2e: locators at 1600x900 (josm-found.json)"
+run found-1600 "$url" "$found" 1
+check found-1600 '
+assert rc == 0, f"exit code {rc}"
+assert sum(r["passed"] for r in res) == 7 and len(res) == 7, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
+loc = {l["name"]: l for l in rep["located"]}
+assert loc["eye"]["x"] == 1330 and loc["tags"]["x"] == 1272, loc
+print("found-1600: 7/7 verified; building_a at", loc["building_a"]["x"], loc["building_a"]["y"])
+'
 stop_rig normal
+
+echo "== e2e: locators at 1280x800, the same file"
+start_rig small --size 1280x800
+run found-1280 "$url" "$found" 1
+check found-1280 '
+assert rc == 0, f"exit code {rc}"
+assert sum(r["passed"] for r in res) == 7 and len(res) == 7, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
+assert abs(step("zoom-in")["scale_factor"] - 0.125) < 0.125 * 0.03
+assert abs(step("zoom-out")["scale_factor"] - 8.0) < 8.0 * 0.03
+loc = {l["name"]: l for l in rep["located"]}
+assert loc["eye"]["x"] == 1010 and loc["map"]["w"] < 1000, loc
+print("found-1280: 7/7 verified; building_a at", loc["building_a"]["x"], loc["building_a"]["y"])
+'
+stop_rig small
 
 echo "== e2e sabotage: zoom.ratio=4"
 start_rig ratio4 --pref zoom.ratio=4
@@ -97,6 +126,14 @@ assert not zi["passed"] and "(want x0.1250)" in zi["reason"], zi
 assert abs(zi["scale_factor"] / (1 / 64) - 1) < 0.03, zi
 assert not step("zoom-out")["passed"]
 print("ratio4: zoom-in FAIL:", zi["reason"])
+'
+run found-ratio4 "$url" "$found" 1
+check found-ratio4 '
+assert rc == 1, f"exit code {rc}"
+zi = step("zoom-in")
+assert not zi["passed"] and "(want x0.1250)" in zi["reason"], zi
+assert not step("zoom-out")["passed"]
+print("found-ratio4: zoom-in FAIL:", zi["reason"])
 '
 stop_rig ratio4
 
@@ -111,4 +148,4 @@ assert not step("zoom-out")["passed"]
 print("reverse: zoom-in FAIL:", zi["reason"])
 '
 stop_rig reverse
-echo "e2e: 4 passed, 0 failed"
+echo "e2e: 7 passed, 0 failed"

@@ -284,6 +284,50 @@ static void locator_not_found_stops_the_user(void **st) {
   sc_scenario_free(s);
 }
 
+/* Without "guest" the canvas is taken at its size: the scenario runs, and a
+ * literal point outside the canvas found is refused before any step. */
+static sc_scenario *without_guest(const char *park) {
+  char *text = sc_test_slurp(sc_test_fixture("mapapp/locators.json"), NULL);
+  assert_non_null(text);
+  char *g = strstr(text, "\"guest\"");
+  char *end = g ? strchr(g, '}') : NULL;
+  assert_non_null(end);
+  memmove(g, end + 2, strlen(end + 2) + 1); /* the member and its comma */
+  if (park) {
+    char *pk = strstr(text, "\"park\": [1400, 40]");
+    assert_non_null(pk);
+    memcpy(pk + 9, park, strlen(park)); /* same length */
+  }
+  sc_scenario *s = NULL;
+  if (sc_scenario_parse(&s, text, sc_test_fixture("mapapp/locators.json")) < 0)
+    fail_msg("%s", sc_errmsg());
+  free(text);
+  assert_int_equal(s->guest_w, 0);
+  return s;
+}
+
+static void guest_taken_as_found(void **st) {
+  (void)st;
+  sc_scenario *s = without_guest(NULL);
+  sc_run_result *r = run_on(s, "pan=64,32", 1);
+  assert_int_equal(r->steps_failed, 0);
+  assert_int_equal(r->steps_passed, 8);
+  sc_run_result_free(r);
+  sc_scenario_free(s);
+  s = without_guest("1700");
+  char url[4096];
+  snprintf(url, sizeof url, "file://%s", sc_test_fixture("mapapp/index.html"));
+  sc_run_options o = SC_RUN_OPTIONS_INIT;
+  o.url = url;
+  o.browser = g_b;
+  r = NULL;
+  assert_int_equal(sc_run_scenario(&r, s, &o), SC_EGEOMETRY);
+  assert_int_equal(r->nresults, 0);
+  assert_string_equal(r->error, "point \"park\" (1700, 40) is outside the 1600x900 canvas");
+  sc_run_result_free(r);
+  sc_scenario_free(s);
+}
+
 static void relocate_finds_them_again_each_cycle(void **st) {
   (void)st;
   sc_scenario *s = locators(1);
@@ -311,6 +355,7 @@ int main(void) {
       cmocka_unit_test(literal_points_miss_moved_buildings),
       cmocka_unit_test(locator_not_found_stops_the_user),
       cmocka_unit_test(relocate_finds_them_again_each_cycle),
+      cmocka_unit_test(guest_taken_as_found),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
