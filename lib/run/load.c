@@ -208,20 +208,26 @@ static int main_run(load *L, const sc_scenario *s) {
   int ramp = o->ramp > 0 && o->ramp < o->users ? o->ramp : o->users;
   int added = 0, canceled = 0;
   double next_level = 0;
+  /* The wall clock and the monotonic t0 that every level's start_ms counts
+   * from, read together: sampling_start reads /proc (tens of ms on a busy
+   * machine), and a wall stamp taken after it put every level's start that
+   * much late in the reports (a JTL row just before a level then counted
+   * that level's users). */
+  L->res->started_unix_ms = sc__unix_ms();
   sampling_start(L);
   double next_sample = L->t0 + SC__SAMPLE_MS;
-  L->res->started_unix_ms = sc__unix_ms();
   for (;;) {
     double now = sc__now_ms();
     if (added < o->users && now >= next_level) {
       if (L->res->nlevels) report_level(L, L->res->nlevels - 1);
       int k = added + ramp <= o->users ? ramp : o->users - added;
+      /* the level starts as its first user is added, not after the last */
+      if ((rc = new_level(L, added + k)) < 0) return rc;
       for (int i = 0; i < k; i++, added++) {
         char name[32];
         snprintf(name, sizeof name, "user-%d", added + 1);
         if ((rc = sc_multi_add(L->m, browser_for(L, added), o->url, name)) < 0) return rc;
       }
-      if ((rc = new_level(L, added)) < 0) return rc;
       next_level = now + o->every_ms;
     }
     if (o->cancel && *o->cancel && !canceled) {
