@@ -20,9 +20,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # The app's files, plus (for ?vnc) what noVNC does when its server goes:
@@ -120,5 +118,4 @@ if [ "$rc" -eq 1 ] && [ "$took" -lt 20000 ] && grep -q "^RESULT: VOID [3-5] of 8
   bad "app killed: exit $rc after $took ms"; cat "$tmp/app.err"
 fi
 
-echo "cli-appkill: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-appkill

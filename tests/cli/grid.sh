@@ -16,9 +16,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hub_port=$(free_port) node_port=$(free_port) pub=$(free_port) sub=$(free_port)
@@ -51,7 +49,7 @@ for _ in $(seq 1 120); do
   [ "${2:-0}" -ge 2 ] && [ "${3:-}" = ready ] && { ready=1; break; }
   sleep 1
 done
-[ "$ready" -eq 1 ] || { bad "grid not ready in 120 s"; tail -5 "$tmp/hub.log" "$tmp/node.log"; echo "cli-grid: $pass passed, $fail failed"; exit 1; }
+[ "$ready" -eq 1 ] || { bad "grid not ready in 120 s"; tail -5 "$tmp/hub.log" "$tmp/node.log"; tally cli-grid; exit 1; }
 idle() { # wait until the grid shows no session (the hub hears of a delete a moment later)
   for _ in $(seq 1 30); do set -- $(slots); [ "${1:-1}" -eq 0 ] && return 0; sleep 1; done
   return 1
@@ -86,5 +84,4 @@ if [ "$rc" -eq 3 ] && [ "$busy_during" -eq 2 ] && grep -q "interrupted" "$tmp/in
   bad "interrupt: exit $rc, sessions busy during the run $busy_during"; tail -5 "$tmp/int.err"; fi
 idle && ok || bad "sessions left on the grid after the interrupt: $(slots)"
 
-echo "cli-grid: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-grid

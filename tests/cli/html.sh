@@ -19,9 +19,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 
 python3 - "$fx/mapapp/seven-steps.json" "$tmp/fast.json" <<'PY'
 import json, sys
@@ -110,5 +108,4 @@ for i in failed:
         assert src == os.path.basename(path), (src, path)
 PY
 
-echo "cli-html: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-html

@@ -8,9 +8,7 @@ cli=${SC_CLI:?}
 fx=${SC_FIXTURES:?}
 tmp=$(mktemp -d /tmp/sc-multi-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 url="file://$fx/mapapp/index.html"
 scn="$fx/mapapp/seven-steps.json"
 
@@ -110,5 +108,4 @@ done
 [ -n "$browser" ] && kill -KILL -- "-$browser" 2>/dev/null
 case $profile in /dev/shm/stepcheck-*|/tmp/stepcheck-*) rm -rf "$profile" ;; esac
 
-echo "cli-multi: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-multi

@@ -18,9 +18,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 url="file://$fx/mapapp/index.html"
 scn="$fx/mapapp/seven-steps.json"
 
@@ -140,5 +138,4 @@ else
   echo "skip: failure images on a full disk (needs root for a small tmpfs)"
 fi
 
-echo "cli-reportdisk: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-reportdisk

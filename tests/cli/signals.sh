@@ -17,9 +17,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../util/tally.sh"
 url="file://$fx/mapapp/index.html"
 scn="$fx/mapapp/seven-steps.json"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -144,5 +142,4 @@ if [ ! -e "$stale" ] && [ -d "$live" ]; then ok; else
 fi
 rmdir "$live" 2>/dev/null
 
-echo "cli-signals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally cli-signals
