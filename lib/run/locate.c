@@ -65,10 +65,8 @@ static void located(sc__runner *r, int rc) {
 }
 
 static int located_here(const sc_scenario *s, int is_region, size_t i) {
-  for (size_t k = 0; s->locators && k < s->locators->n; k++)
-    if (s->locators->v[k].self.is_region == is_region && s->locators->v[k].self.index == (int)i)
-      return 1;
-  return 0;
+  return s->locators &&
+         sc__locator_of(s->locators->v, s->locators->n, (sc__ref){is_region, (int)i}) >= 0;
 }
 
 int sc__runner_check_guest(sc__runner *r) {

@@ -225,8 +225,7 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   if (is_region && sc__scn_integer(c, v, "inset", 0, SC__R_NONNEG, &inset) == 1) l->inset = (int)inset;
 }
 
-/* Index of the locator that fills ref, or -1 (a given point or region). */
-static int loc_of(const sc__locator *all, size_t n, sc__ref r) {
+int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {
   for (size_t i = 0; i < n; i++)
     if (all[i].self.is_region == r.is_region && all[i].self.index == r.index) return (int)i;
   return -1;
@@ -236,10 +235,10 @@ static int loc_of(const sc__locator *all, size_t n, sc__ref r) {
 static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
   int k = 0, d;
   if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN)
-    if ((d = loc_of(all, n, l->a)) >= 0) out[k++] = d;
+    if ((d = sc__locator_of(all, n, l->a)) >= 0) out[k++] = d;
   for (int i = 0; l->kind == SC__LOC_BETWEEN && i < l->nmore; i++)
-    if ((d = loc_of(all, n, l->more[i])) >= 0) out[k++] = d;
-  if (l->within >= 0 && (d = loc_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
+    if ((d = sc__locator_of(all, n, l->more[i])) >= 0) out[k++] = d;
+  if (l->within >= 0 && (d = sc__locator_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
   return k;
 }
 
