@@ -67,7 +67,12 @@ static const help_page k_pages[] = {
      "                         colour; the rest become transparent (a template\n"
      "                         of text or ink on a background that varies)\n"
      "  --allow-url-scheme S   also open file: or data: URLs (default: http, https)\n"
-     "  --timeout MS           page load and canvas wait (default 30000)\n"},
+     "  --settle MS            capture once the region shows more than one colour\n"
+     "                         and is unchanged over MS (captures MS apart); a\n"
+     "                         remote client (noVNC) paints after the page has\n"
+     "                         loaded. 0: capture at once (default 500)\n"
+     "  --timeout MS           page load and canvas wait, and the wait for\n"
+     "                         --settle after it (default 30000)\n"},
     {"inspect",
      "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png\n"
      "\n"
