@@ -64,6 +64,16 @@ SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path);
 /** Free a glyph set; NULL is fine. */
 SC_EXTERN void sc_glyphset_free(sc_glyphset *gs);
 
+/**
+ * Whether gs can write text: every word (spaces split words) is a sequence
+ * of the set's glyph names ("1640.4 ft" with a ligature "ft" is fine).
+ * @param missing optional, room for SC_GLYPH_NAME_MAX + 2 bytes: on
+ *                SC_ENOTFOUND, the first character no glyph starts with
+ *                where one is needed.
+ * @return 0; SC_ENOTFOUND when some word cannot be written; SC_EINVAL.
+ */
+SC_EXTERN int sc_glyphset_spell(const sc_glyphset *gs, const char *text, char *missing);
+
 /** Number of glyphs in the set. */
 SC_EXTERN size_t sc_glyphset_count(const sc_glyphset *gs);
 
@@ -134,6 +144,33 @@ typedef struct sc_text_result {
  */
 SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect region,
                            const sc_glyphset *gs, const sc_text_options *opts);
+
+/** Where sc_text_find read the text. */
+typedef struct sc_text_match {
+  sc_rect box;       /**< the matched words' glyphs, image coordinates */
+  double confidence; /**< lowest glyph confidence among them */
+} sc_text_match;
+
+/**
+ * Find where `text` is written inside `within` of img: the ink of the
+ * region (the glyph set's colour) is cut into connected pieces, pieces no
+ * larger than the set's largest glyph are gathered into lines (ink that
+ * is bigger, such as lines and frames, is left out), each line is read
+ * with sc_text_read, and a place counts where the line reads `text` as
+ * whole words ("93" is not found inside "193" or "93a"). Lines that do not
+ * read (unknown glyphs, stray ink) are skipped and counted.
+ * @param out        the places, top to bottom, then left to right; room
+ *                   for max (0 with out NULL: only count).
+ * @param within     w or h <= 0 for the whole image; clipped to it.
+ * @param text       words split by single spaces, as sc_text_read writes.
+ * @param opts       NULL for SC_TEXT_OPTIONS_INIT (per line read).
+ * @param unreadable optional: lines of ink that did not read.
+ * @return the number of places (which may exceed max); SC_EINVAL for bad
+ *         arguments or text; SC_EDATA for an empty glyph set; SC_ENOMEM.
+ */
+SC_EXTERN int sc_text_find(sc_text_match *out, int max, const sc_image *img, sc_rect within,
+                           const sc_glyphset *gs, const char *text, const sc_text_options *opts,
+                           int *unreadable);
 
 /** A scale-bar reading. */
 typedef struct sc_scale_reading {

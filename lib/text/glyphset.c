@@ -276,3 +276,34 @@ done:
   sc__free(order);
   return rc;
 }
+
+SC_EXTERN int sc_glyphset_spell(const sc_glyphset *gs, const char *text, char *missing) {
+  if (!gs || !text) return sc__err(SC_EINVAL, "glyphs: NULL argument");
+  size_t n = strlen(text);
+  if (missing) missing[0] = '\0';
+  /* ok[i]: text[0..i) can be written (spaces are free). */
+  unsigned char sok[256], *ok = n < sizeof sok ? sok : sc__malloc(n + 1);
+  if (!ok) return sc__err(SC_ENOMEM, "glyphs: out of memory");
+  memset(ok, 0, n + 1);
+  ok[0] = 1;
+  size_t far = 0; /* furthest position reached */
+  for (size_t i = 0; i < n; i++) {
+    if (!ok[i]) continue;
+    if (i > far) far = i;
+    if (text[i] == ' ') {
+      ok[i + 1] = 1;
+      continue;
+    }
+    for (size_t k = 0; k < gs->n; k++) {
+      size_t gl = strlen(gs->g[k].name);
+      if (gl && i + gl <= n && memcmp(text + i, gs->g[k].name, gl) == 0) ok[i + gl] = 1;
+    }
+  }
+  int good = ok[n];
+  if (!good && missing) {
+    while (far < n && ok[far + 1]) far++;
+    snprintf(missing, SC_GLYPH_NAME_MAX + 2, "%.*s", 1, text + far);
+  }
+  if (ok != sok) sc__free(ok);
+  return good ? 0 : SC_ENOTFOUND;
+}
