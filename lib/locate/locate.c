@@ -1,5 +1,5 @@
 /* Locators resolved on one capture of the whole guest: templates are
- * matched (exactly one place, or an error naming the locator: never a
+ * matched and texts read (exactly one place, or an error naming the locator: never a
  * guess), relative points and regions placed from what they name, and the
  * result checked to lie inside the guest. */
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "stepcheck/text.h"
 #include "locate/locate.h"
 #include "scenario/locators.h"
 
@@ -85,6 +86,34 @@ static int template_place(const sc_scenario *s, const sc__locator *l, const sc_i
   return 0;
 }
 
+static int text_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
+                      sc_text_match *m) {
+  sc_text_match best[SC__LOC_SHOW];
+  sc_rect within = l->within >= 0 ? s->regions[l->within].r : (sc_rect){0, 0, 0, 0};
+  const char *who = name_of(s, l->self);
+  char where[128] = "";
+  if (l->within >= 0)
+    snprintf(where, sizeof where, " within region \"%s\" (%d,%d %dx%d)", s->regions[l->within].name,
+             within.x, within.y, within.w, within.h);
+  int bad = 0;
+  int n = sc_text_find(best, SC__LOC_SHOW, guest, within, l->gs, l->text, NULL, &bad);
+  if (n < 0) return n;
+  if (n == 0)
+    return sc__err(SC_ELOCATE, "locator \"%s\": text \"%s\" not found%s (%d line%s of ink "
+                   "did not read with the glyph set)", who, l->text, where, bad, bad == 1 ? "" : "s");
+  if (n > 1) {
+    char list[256] = "";
+    size_t k = 0;
+    for (int i = 0; i < n && i < SC__LOC_SHOW; i++)
+      k += (size_t)snprintf(list + k, sizeof list - k, "%s(%d,%d)", i ? ", " : "", best[i].box.x,
+                            best[i].box.y);
+    return sc__err(SC_ELOCATE, "locator \"%s\": text \"%s\" found in %d places%s: %s%s; narrow "
+                   "it with \"within\"", who, l->text, n, where, list, n > SC__LOC_SHOW ? ", ..." : "");
+  }
+  *m = best[0];
+  return 0;
+}
+
 static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *guest,
                        sc_located *out) {
   const char *who = name_of(s, l->self);
@@ -102,6 +131,17 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
                       : (sc_point){m.x + l->tpl->width / 2.0, m.y + l->tpl->height / 2.0};
     r = (sc_rect){m.x + (int)l->dx, m.y + (int)l->dy, l->w > 0 ? l->w : l->tpl->width,
                   l->h > 0 ? l->h : l->tpl->height};
+    break;
+  }
+  case SC__LOC_TEXT: {
+    sc_text_match m;
+    if ((rc = text_place(s, l, guest, &m)) < 0) return rc;
+    score = m.confidence;
+    from = m.box;
+    p = l->has_offset ? (sc_point){m.box.x + l->dx, m.box.y + l->dy}
+                      : (sc_point){m.box.x + m.box.w / 2.0, m.box.y + m.box.h / 2.0};
+    r = (sc_rect){m.box.x + (int)l->dx, m.box.y + (int)l->dy, l->w > 0 ? l->w : m.box.w,
+                  l->h > 0 ? l->h : m.box.h};
     break;
   }
   case SC__LOC_FROM:

@@ -8,11 +8,11 @@
 #include "scenario/locators.h"
 #include "scenario/scn.h"
 
-static const char *const K_POINT[] = {"template", "tol", "score", "within", "at",
-                                      "from",     "offset", NULL};
-static const char *const K_REGION[] = {"template", "tol",  "score", "within",  "offset",
-                                       "size",     "from", "between", "inset", NULL};
-static const char *const KINDS[] = {"template", "from", "between", NULL};
+static const char *const K_POINT[] = {"template", "tol",  "score",  "within", "at",
+                                      "from",     "text", "glyphs", "offset", NULL};
+static const char *const K_REGION[] = {"template", "tol",  "score",  "within", "offset", "size",
+                                       "from",     "text", "glyphs", "between", "inset", NULL};
+static const char *const KINDS[] = {"template", "text", "from", "between", NULL};
 
 #define SC__LOC_TOL 48
 #define SC__LOC_SCORE 0.99
@@ -22,6 +22,8 @@ void sc__locators_free(struct sc_locators *l) {
   for (size_t i = 0; i < l->n; i++) {
     sc__free(l->v[i].path);
     sc_image_free(l->v[i].tpl);
+    sc__free(l->v[i].text);
+    sc_glyphset_free(l->v[i].gs);
   }
   sc__free(l->v);
   sc__free(l->bind);
@@ -141,6 +143,50 @@ static void load_template(sc__scn *c, json_t *v, sc__locator *l) {
   sc__scn_leave(c);
 }
 
+/* "text": words split by single spaces; "glyphs": a glyph set file
+ * (against the scenario's directory) or a builtin name, which must be able
+ * to spell every word. */
+static void load_text(sc__scn *c, json_t *v, sc__locator *l) {
+  const char *text = json_string_value(json_object_get(v, "text"));
+  sc__scn_enter(c, "text");
+  if (!text || !*text || text[0] == ' ' || text[strlen(text) - 1] == ' ' || strstr(text, "  ") ||
+      strlen(text) >= SC_TEXT_MAX_CHARS)
+    sc__scn_problem(c, SC__AT_VAL(c), "\"text\" must be words split by single spaces, 1 to %d "
+                    "characters", SC_TEXT_MAX_CHARS - 1);
+  else if (!(l->text = sc__strdup(text)))
+    c->oom = 1;
+  sc__scn_leave(c);
+  json_t *g = json_object_get(v, "glyphs");
+  const char *name = json_string_value(g);
+  if (!g) {
+    sc__scn_problem(c, SC__AT_VAL(c), "a \"text\" locator needs \"glyphs\": the glyph set "
+                    "file it is read with (stepcheck glyphs learn)");
+    return;
+  }
+  sc__scn_enter(c, "glyphs");
+  if (!name || !*name) {
+    sc__scn_problem(c, SC__AT_VAL(c), "\"glyphs\" must be a glyph set file or a builtin name");
+    sc__scn_leave(c);
+    return;
+  }
+  int file = strchr(name, '/') || strstr(name, ".glyphs");
+  char *path = file && name[0] != '/' ? sc__asprintf("%s%s", c->dir, name) : sc__strdup(name);
+  if (!path) {
+    c->oom = 1;
+    sc__scn_leave(c);
+    return;
+  }
+  int rc = sc_glyphset_load(&l->gs, path);
+  sc__free(path);
+  char missing[SC_GLYPH_NAME_MAX + 2];
+  if (rc == SC_ENOMEM) c->oom = 1;
+  else if (rc) sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\": %s", name, sc_errmsg());
+  else if (l->text && sc_glyphset_spell(l->gs, l->text, missing) != 0)
+    sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\" cannot spell \"%s\": it has no glyph for "
+                    "\"%s\"", name, l->text, missing);
+  sc__scn_leave(c);
+}
+
 static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   json_t *v = c->locs[i].v;
   int is_region = c->locs[i].is_region;
@@ -155,19 +201,33 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
     if (json_object_get(v, *k) && (is_region || strcmp(*k, "between") != 0)) kind = kind ? kind : *k, nk++;
   if (nk != 1) {
     sc__scn_problem(c, SC__AT_VAL(c), "a %s locator has exactly one of %s", is_region ? "region" : "point",
-                    is_region ? "\"template\", \"from\", \"between\"" : "\"template\", \"from\"");
+                    is_region ? "\"template\", \"text\", \"from\", \"between\""
+                              : "\"template\", \"text\", \"from\"");
     return;
   }
   double w = 0, h = 0;
-  if (!strcmp(kind, "template")) {
-    l->kind = SC__LOC_TEMPLATE;
-    load_template(c, v, l);
-    long tol = SC__LOC_TOL;
-    if (sc__scn_integer(c, v, "tol", 0, SC__R_BYTE, &tol) == 1) l->tol = (int)tol;
-    if (sc__scn_number(c, v, "score", 0, SC__R_UNIT, &l->score) == 1 && l->score < 0.5) {
-      sc__scn_enter(c, "score");
-      sc__scn_problem(c, SC__AT_VAL(c), "\"score\" must be from 0.5 to 1 (a match needs most of the template)");
-      sc__scn_leave(c);
+  if (!strcmp(kind, "template") || !strcmp(kind, "text")) {
+    if (!strcmp(kind, "template")) {
+      l->kind = SC__LOC_TEMPLATE;
+      load_template(c, v, l);
+      long tol = SC__LOC_TOL;
+      if (sc__scn_integer(c, v, "tol", 0, SC__R_BYTE, &tol) == 1) l->tol = (int)tol;
+      if (sc__scn_number(c, v, "score", 0, SC__R_UNIT, &l->score) == 1 && l->score < 0.5) {
+        sc__scn_enter(c, "score");
+        sc__scn_problem(c, SC__AT_VAL(c), "\"score\" must be from 0.5 to 1 (a match needs most of the template)");
+        sc__scn_leave(c);
+      }
+    } else {
+      l->kind = SC__LOC_TEXT;
+      load_text(c, v, l);
+      static const char *const tpl_only[] = {"tol", "score", NULL};
+      for (const char *const *k = tpl_only; *k; k++)
+        if (json_object_get(v, *k)) {
+          sc__scn_enter(c, *k);
+          sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" is for \"template\" locators; a \"text\" "
+                          "locator takes the ink colour and tolerance of its glyph set", *k);
+          sc__scn_leave(c);
+        }
     }
     json_t *in = json_object_get(v, "within");
     if (in) {
@@ -304,6 +364,8 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
     for (size_t i = 0; i < c->nlocs; i++) {
       sc__free(all[i].path);
       sc_image_free(all[i].tpl);
+      sc__free(all[i].text);
+      sc_glyphset_free(all[i].gs);
     }
   sc__free(state);
   sc__free(all);

@@ -9,11 +9,13 @@
 
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
+#include "stepcheck/text.h"
 
 typedef enum sc__loc_kind {
   SC__LOC_TEMPLATE = 1, /* a PNG cut from a capture, matched with a tolerance */
   SC__LOC_FROM,         /* an offset from another point or region */
-  SC__LOC_BETWEEN       /* the rectangle spanning two points or regions */
+  SC__LOC_BETWEEN,      /* the rectangle spanning two points or regions */
+  SC__LOC_TEXT          /* words read with a glyph set (sc_text_find) */
 } sc__loc_kind;
 
 /* A point or a region of the scenario, by index. */
@@ -33,13 +35,18 @@ typedef struct sc__locator {
   int tol;           /* max abs difference per channel, default 48 */
   double score;      /* fraction of template pixels that must match, default 0.99 */
   int within;        /* region index to search in, -1 = the whole guest */
+  /* text: the words, and the glyph set they are read with (path: as
+   * written, a file resolved against the scenario's directory or a
+   * builtin name) */
+  char *text;
+  sc_glyphset *gs;
   /* from: a; between: a and the others (2 to SC__LOC_ANCHORS in all) */
   sc__ref a, more[SC__LOC_ANCHORS - 1];
   int nmore;
-  /* placement: a point's offset (template: from the match's top-left,
-   * default its centre; from: from the anchor point or the anchor region's
-   * top-left); a region's offset and size (template: default 0,0 and the
-   * template's size) and inset */
+  /* placement: a point's offset (template, text: from the match's
+   * top-left, default its centre; from: from the anchor point or the anchor region's
+   * top-left); a region's offset and size (template, text: default 0,0
+   * and the match's size) and inset */
   double dx, dy;
   int has_offset;
   int w, h;

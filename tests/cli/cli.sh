@@ -70,6 +70,12 @@ expect capture-keep-bad 2 "not a whole number from 0 to 255" "$cli" capture \
 expect run-locator-missing 1 'not found within region "map"' "$cli" run \
   "$fx/mapapp/locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" --allow-url-scheme file \
   --cycles 1
+# the buildings and the Selection panel found by text (glyph sets)
+expect run-text-locators 0 "PASS 8/8 steps verified" "$cli" run "$fx/mapapp/text-locators.json" \
+  --url "file://$fx/mapapp/index.html?pan=64,32" --allow-url-scheme file --cycles 1
+expect run-text-locator-missing 1 'locator "building_a": text "94" not found within region "map"' \
+  "$cli" run "$fx/mapapp/text-locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" \
+  --allow-url-scheme file --cycles 1
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"
@@ -90,6 +96,27 @@ d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
 w, h = struct.unpack(">II", d[16:24]); assert (w, h) == (160, 24), (w, h)
 PY
+# A canvas painted 1.5 s after the page loaded: --settle waits for it (the
+# clip is the formula: pixel (100,200) is R=100 G=200 B=172), --settle 0
+# takes the black canvas, and a canvas that stays black times out.
+late="file://$fx/pages/pattern.html?late=1500"
+expect capture-settle 0 "160x24 from canvas" "$cli" capture --url "$late" --allow-url-scheme file \
+  --region 100,200,160,24 -o "$tmp/late.png"
+expect capture-settle-0 0 "160x24 from canvas" "$cli" capture --url "$late" --allow-url-scheme file \
+  --region 100,200,160,24 --settle 0 -o "$tmp/late0.png"
+px() { convert "$1" -format '%[pixel:p{0,0}]' info: 2>&1; }
+if [ "$(px "$tmp/late.png")" = "srgba(100,200,172,1)" ] || [ "$(px "$tmp/late.png")" = "srgb(100,200,172)" ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL capture-settle-pixels: $(px "$tmp/late.png")"; fail=$((fail + 1))
+fi
+case "$(px "$tmp/late0.png")" in
+  srgb*\(0,0,0*) pass=$((pass + 1)) ;;
+  *) echo "FAIL capture-settle-0-pixels: $(px "$tmp/late0.png")"; fail=$((fail + 1)) ;;
+esac
+expect capture-never-painted 3 "one colour only (nothing painted) until --timeout" "$cli" capture \
+  --url "file://$fx/pages/pattern.html?late=600000" --allow-url-scheme file --timeout 3000 \
+  -o "$tmp/x.png"
 expect capture-wrong-guest 3 "want 1280x720" env "$cli" capture \
   --url "file://$fx/pages/pattern.html" --allow-url-scheme file --guest 1280x720 --timeout 1500 \
   -o "$tmp/x.png"

@@ -168,8 +168,56 @@ static void between_and_off_the_guest(void **st) {
   sc_image_free(img);
 }
 
+/* fixtures/mapapp/text-locators.json: the buildings found by their house
+ * numbers and the Selection panel by its title, read with glyph sets; the
+ * same places the templates and the literal region give. */
+static void text_locators(void **st) {
+  (void)st;
+  sc_scenario *s = NULL, *r = NULL;
+  assert_int_equal(sc_scenario_load(&s, sc_test_fixture("mapapp/text-locators.json")), 0);
+  sc_image *img = guest();
+  sc_located **f = NULL;
+  size_t n = 0;
+  if (sc__locate(&r, &f, &n, s, img, 0) != 0) fail_msg("%s", sc_errmsg());
+  /* "94" reads at 613,531 11x7: its centre */
+  sc_point a = point(r, "building_a");
+  assert_true(a.x == 618.5 && a.y == 534.5);
+  assert_true(step(r, "select-a")->action.at.x == 618.5);
+  int sel = sc_scenario_region(r, "selection");
+  assert_int_equal(r->regions[sel].r.x, 1272);
+  assert_int_equal(r->regions[sel].r.y, 450);
+  assert_int_equal(r->regions[sel].r.w, 323);
+  assert_int_equal(r->regions[sel].r.h, 180);
+  assert_string_equal(f[0]->name, "building_a");
+  assert_int_equal(f[0]->r.x, 613); /* the words read */
+  assert_int_equal(f[0]->r.w, 11);
+  free_found(f, n);
+  sc__located_free(r);
+  /* one stroke of the 4 wiped: "9" and a broken glyph do not read "94" */
+  sc_image *gone = NULL;
+  assert_int_equal(sc_image_crop(&gone, img, (sc_rect){0, 0, img->width, img->height}), 0);
+  fill(gone, (sc_rect){622, 531, 2, 7}, 0);
+  assert_int_equal(sc__locate(&r, &f, &n, s, gone, 0), SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "locator \"building_a\": text \"94\" not found within region \"map\""));
+  /* a second "94" elsewhere on the map: ambiguous, both places named */
+  sc_image *two = NULL, *lab = NULL;
+  assert_int_equal(sc_image_crop(&two, img, (sc_rect){0, 0, img->width, img->height}), 0);
+  assert_int_equal(sc_image_crop(&lab, img, (sc_rect){612, 530, 13, 9}), 0);
+  for (int y = 0; y < 9; y++)
+    memcpy(two->px + (size_t)(700 + y) * two->stride + 300 * 4, lab->px + (size_t)y * lab->stride, 13 * 4);
+  assert_int_equal(sc__locate(&r, &f, &n, s, two, 0), SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "text \"94\" found in 2 places within region \"map\""));
+  assert_non_null(strstr(sc_errmsg(), "(613,531), (301,701)"));
+  sc_image_free(lab);
+  sc_image_free(two);
+  sc_image_free(gone);
+  sc_image_free(img);
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(text_locators),
       cmocka_unit_test(found_and_every_gesture_moved),
       cmocka_unit_test(not_found_and_ambiguous_name_the_locator),
       cmocka_unit_test(between_and_off_the_guest),
