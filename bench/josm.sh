@@ -4,7 +4,7 @@
 #
 #   bench/josm.sh [--cycles K] [--out DIR] [--display N]
 #
-# Defaults: 20 cycles of examples/josm/josm.json, DIR out/bench-josm/,
+# Defaults: 20 cycles of examples/josm/josm-1600.json, DIR out/bench-josm/,
 # display 57 (VNC port 5957, web port 6057). Builds bench_steps in
 # build-bench/ and installs playwright-core when missing, as bench/run.sh does.
 #
@@ -46,7 +46,8 @@ BUILD="$ROOT/build-bench"
 BIN="$BUILD/bench"
 PEER="$ROOT/bench/peer"
 RIG="$ROOT/examples/josm/rig.sh"
-SCEN="$ROOT/examples/josm/josm.json"
+# the hand-measured file: the peer reads its points and regions as written
+SCEN="$ROOT/examples/josm/josm-1600.json"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/stepcheck-bench-josm.XXXXXX")
 STATE="$TMP/rig"

@@ -9,7 +9,8 @@ loads the data as unmodified; upload="never" so JOSM never offers an upload.
 Same arguments -> byte-identical output (no randomness, no clock, fixed
 number formatting).
 
-  gen-osm.py [-n 24] [--per-row 9] [--spacing-m 45] [--lat 51.0] [--lon 7.0] [-o FILE]
+  gen-osm.py [-n 24] [--per-row 9] [--spacing-m 45] [--lat 51.0] [--lon 7.0]
+             [--tag N:KEY=VALUE]... [-o FILE]
 
 Defaults: 24x24 street nodes (23x23 blocks), 9 buildings in every block row,
 about 170 KB.
@@ -31,6 +32,11 @@ def main(argv=None):
                     help="latitude of the south-west corner (default 51.0)")
     ap.add_argument("--lon", type=float, default=7.0,
                     help="longitude of the south-west corner (default 7.0)")
+    ap.add_argument("--tag", action="append", default=None, metavar="N:KEY=VALUE",
+                    help="add a tag to building N (repeatable); default: "
+                         "93:amenity=cafe and 96:amenity=pharmacy, the two "
+                         "buildings examples/josm/josm.json finds by their "
+                         "icons; --tag none for plain buildings only")
     ap.add_argument("-o", "--output", default="-",
                     help="output file (default stdout)")
     a = ap.parse_args(argv)
@@ -40,6 +46,16 @@ def main(argv=None):
         ap.error("--size must be 2..1000")
     if a.per_row < 0 or a.per_row > blocks:
         ap.error("--per-row must be 0..size-1")
+
+    extra = {}
+    for t in (a.tag if a.tag is not None else ["93:amenity=cafe", "96:amenity=pharmacy"]):
+        if t == "none":
+            continue
+        num, _, kv = t.partition(":")
+        k, _, v = kv.partition("=")
+        if not num.isdigit() or not k or not v:
+            ap.error("--tag must be N:KEY=VALUE (got %r)" % t)
+        extra.setdefault(int(num), []).append((k, v))
 
     dlat = a.spacing_m / 111320.0
     dlon = a.spacing_m / (111320.0 * math.cos(math.radians(a.lat)))
@@ -120,6 +136,8 @@ def main(argv=None):
             w('    <nd ref="%d"/>\n' % nid)
         w('    <tag k="building" v="yes"/>\n')
         w('    <tag k="addr:housenumber" v="%d"/>\n' % hn)
+        for k, v in extra.get(hn, []):
+            w('    <tag k="%s" v="%s"/>\n' % (k, v))
         w('  </way>\n')
     w('</osm>\n')
 

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # End to end on real JOSM (Xvfb + x11vnc + websockify/noVNC) in headless
-# Chromium: 3 cycles of examples/josm/josm.json must verify 21/21, then each
-# sabotage must FAIL the step it targets with a reason that names it:
-#   - the layer eye point moved 40 px off its row: hide/show-layer fail
+# Chromium. examples/josm/josm.json (every size-dependent point and region
+# found by a locator, no guest size written in) must verify 21/21 in 3
+# cycles at 1600x900 and 7/7 unchanged at 1280x800 and 1920x1080; the
+# hand-measured examples/josm/josm-1600.json 7/7 at 1600x900. Then each
+# sabotage must FAIL what it targets with a reason that names it:
+#   - the layer eye point found 40 px below the eye: hide/show-layer fail
 #   - JOSM zoom.ratio=4: zoom steps fail with x0.0156 (x1/64, within the
 #     reading's bound: JOSM shows e.g. "2.00 m" over 93 px, read as x0.0157)
 #   - JOSM zoom.reverse-wheel=true: zoom steps fail
-# and examples/josm/josm-found.json (locators, no guest size) must verify
-# 7/7 unchanged at 1600x900 and 1280x800, and fail the zoom steps on the
-# factor with zoom.ratio=4.
+#   - a map without the cafe that building_a is found by (gen-osm.py --tag
+#     none): the run stops on the locator, names it, and verifies nothing.
 # Every rig it starts is stopped, and its temp dir removed, even on failure.
 set -euo pipefail
 root=${SC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cli=${SC_CLI:?SC_CLI must point at the stepcheck binary}
 rig="$root/examples/josm/rig.sh"
 scenario="$root/examples/josm/josm.json"
-# the same steps with every point and region found by locators, and no guest size
-found="$root/examples/josm/josm-found.json"
+# the same steps with every point and region measured by hand at 1600x900
+measured="$root/examples/josm/josm-1600.json"
 work=$(mktemp -d /tmp/sc-e2e-XXXXXX)
 states=()
 cleanup() {
@@ -62,26 +64,41 @@ exec(sys.argv[3])
 PY
 }
 
-echo "== e2e: 3 cycles on real JOSM"
+# Every step of `cycles` cycles verified, both zoom factors exact; $3: more
+# assertions with `loc` (located name -> entry of the report's "located").
+pass_all() { # name cycles [python]
+  check "$1" "
+n = 7 * $2
+assert rc == 0, f'exit code {rc}'
+assert sum(r['passed'] for r in res) == n and len(res) == n, [(r['step_id'], r['reason']) for r in res if not r['passed']]
+for c in range(1, $2 + 1):
+    zi, zo = step('zoom-in', c), step('zoom-out', c)
+    assert abs(zi['scale_factor'] - 0.125) < 0.125 * 0.03, zi
+    assert abs(zo['scale_factor'] - 8.0) < 8.0 * 0.03, zo
+loc = {l['name']: l for l in rep.get('located', [])}
+${3:-}
+print('$1: all', n, 'verified;', ', '.join(f'{k} at {loc[k][\"x\"]},{loc[k][\"y\"]}' for k in ('eye', 'building_a', 'building_b') if k in loc))
+"
+}
+
+echo "== e2e: 3 cycles on real JOSM at 1600x900"
 start_rig normal
 run normal "$url" "$scenario" 3
-check normal '
-assert rc == 0, f"exit code {rc}"
-assert sum(r["passed"] for r in res) == 21 and len(res) == 21, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
-for c in (1, 2, 3):
-    zi, zo = step("zoom-in", c), step("zoom-out", c)
-    assert abs(zi["scale_factor"] - 0.125) < 0.125 * 0.03, zi
-    assert abs(zo["scale_factor"] - 8.0) < 8.0 * 0.03, zo
-print("normal: 21/21 verified")
-'
+pass_all normal 3 "assert loc['eye']['x'] == 1330 and loc['tags']['x'] == 1272, loc"
 
-echo "== e2e sabotage: layer eye point 40 px off its row"
-python3 - "$scenario" "$work/eye-off.json" <<'PY'
+echo "== e2e: the hand-measured josm-1600.json at 1600x900"
+run measured "$url" "$measured" 1
+pass_all measured 1
+
+echo "== e2e sabotage: the eye point found 40 px below the eye"
+python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-s["points"]["eye"][1] += 40
+s["points"]["eye"]["at"] = [9, 7 + 40]   # the template is 18x15: its centre is (9, 7.5)
 json.dump(s, open(sys.argv[2], "w"), indent=1)
-PY
+' "$scenario" "$work/eye-off.json"
+# the copy lives elsewhere: its templates are found through absolute paths
+sed -i "s|\"templates/|\"$root/examples/josm/templates/|" "$work/eye-off.json"
 run eye-off "$url" "$work/eye-off.json" 1
 check eye-off '
 assert rc == 1, f"exit code {rc}"
@@ -89,31 +106,19 @@ for sid in ("hide-layer", "show-layer"):
     assert not step(sid)["passed"], step(sid)
 print("eye-off: hide-layer/show-layer FAIL:", step("hide-layer")["reason"])
 '
-
-echo "== e2e: locators at 1600x900 (josm-found.json)"
-run found-1600 "$url" "$found" 1
-check found-1600 '
-assert rc == 0, f"exit code {rc}"
-assert sum(r["passed"] for r in res) == 7 and len(res) == 7, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
-loc = {l["name"]: l for l in rep["located"]}
-assert loc["eye"]["x"] == 1330 and loc["tags"]["x"] == 1272, loc
-print("found-1600: 7/7 verified; building_a at", loc["building_a"]["x"], loc["building_a"]["y"])
-'
 stop_rig normal
 
-echo "== e2e: locators at 1280x800, the same file"
+echo "== e2e: the same file at 1280x800"
 start_rig small --size 1280x800
-run found-1280 "$url" "$found" 1
-check found-1280 '
-assert rc == 0, f"exit code {rc}"
-assert sum(r["passed"] for r in res) == 7 and len(res) == 7, [(r["step_id"], r["reason"]) for r in res if not r["passed"]]
-assert abs(step("zoom-in")["scale_factor"] - 0.125) < 0.125 * 0.03
-assert abs(step("zoom-out")["scale_factor"] - 8.0) < 8.0 * 0.03
-loc = {l["name"]: l for l in rep["located"]}
-assert loc["eye"]["x"] == 1010 and loc["map"]["w"] < 1000, loc
-print("found-1280: 7/7 verified; building_a at", loc["building_a"]["x"], loc["building_a"]["y"])
-'
+run small "$url" "$scenario" 1
+pass_all small 1 "assert loc['eye']['x'] == 1010 and loc['map']['w'] < 1000, loc"
 stop_rig small
+
+echo "== e2e: the same file at 1920x1080"
+start_rig large --size 1920x1080
+run large "$url" "$scenario" 1
+pass_all large 1 "assert loc['eye']['x'] == 1650 and loc['map']['w'] > 1500, loc"
+stop_rig large
 
 echo "== e2e sabotage: zoom.ratio=4"
 start_rig ratio4 --pref zoom.ratio=4
@@ -126,14 +131,6 @@ assert not zi["passed"] and "(want x0.1250)" in zi["reason"], zi
 assert abs(zi["scale_factor"] / (1 / 64) - 1) < 0.03, zi
 assert not step("zoom-out")["passed"]
 print("ratio4: zoom-in FAIL:", zi["reason"])
-'
-run found-ratio4 "$url" "$found" 1
-check found-ratio4 '
-assert rc == 1, f"exit code {rc}"
-zi = step("zoom-in")
-assert not zi["passed"] and "(want x0.1250)" in zi["reason"], zi
-assert not step("zoom-out")["passed"]
-print("found-ratio4: zoom-in FAIL:", zi["reason"])
 '
 stop_rig ratio4
 
@@ -148,4 +145,19 @@ assert not step("zoom-out")["passed"]
 print("reverse: zoom-in FAIL:", zi["reason"])
 '
 stop_rig reverse
-echo "e2e: 7 passed, 0 failed"
+
+echo "== e2e sabotage: no cafe on the map (gen-osm.py --tag none)"
+python3 "$root/examples/josm/gen-osm.py" --tag none -o "$work/plain.osm"
+start_rig plain --osm "$work/plain.osm"
+set +e
+"$cli" run "$scenario" --url "$url" --cycles 1 --report-json "$work/plain.json" --quiet \
+  > "$work/plain.txt" 2>&1
+rc=$?
+set -e
+cat "$work/plain.txt"
+[ "$rc" = 1 ] || { echo "plain: exit code $rc, want 1"; exit 1; }
+grep -q 'locator "building_a": template .*cafe-corner.png not found' "$work/plain.txt" ||
+  { echo "plain: no locator error naming building_a"; exit 1; }
+echo "plain: stopped on the locator building_a, exit 1"
+stop_rig plain
+echo "e2e: 9 passed, 0 failed"

@@ -28,6 +28,11 @@ static void josm_example(void **st) {
   loads("examples/josm/josm.json");
 }
 
+static void josm_1600_example(void **st) {
+  (void)st;
+  loads("examples/josm/josm-1600.json");
+}
+
 static void mapapp_seven_steps(void **st) {
   (void)st;
   loads("fixtures/mapapp/seven-steps.json");
@@ -36,6 +41,7 @@ static void mapapp_seven_steps(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(josm_example),
+      cmocka_unit_test(josm_1600_example),
       cmocka_unit_test(mapapp_seven_steps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
