@@ -87,6 +87,10 @@ typedef struct sc_run_result {
   size_t nlocated;
   sc_located **located;        /**< where this user's locators found their points and
                                     regions, in the order they were found */
+  double ready_ms;             /**< the readiness gate: ms from its first capture to the
+                                    first cycle's "start" snapshot (the whole guest still
+                                    for ready_quiet_ms); -1 when no gate ran (ready_quiet_ms
+                                    0, or the user ended before) */
 } sc_run_result;
 
 /** Called after every step result (setup and cycle steps), exactly once per result. */

@@ -103,6 +103,9 @@ void sc__html_drift_error(FILE *f, const sc_run_result *r) {
     else
       fprintf(f, ": %ld px differ from the cycle start</p>\n", d->pixels);
   }
+  if (r->ready_ms > 0)
+    fprintf(f, "<p class=\"meta\">ready: the whole guest still for %.0f ms after %.1f ms (the "
+            "readiness gate)</p>\n", r->scenario ? r->scenario->ready_quiet_ms : 0.0, r->ready_ms);
   for (size_t i = 0; i < r->nlocated; i++) { /* where the locators found things */
     const sc_located *l = r->located[i];
     fputs("<p class=\"meta\">located ", f);

@@ -152,6 +152,12 @@ json_t *sc__report_json_run(const sc_run_result *r) {
                    "drift", drift,
                    "by_step", by_step,
                    "totals", sc__report_json_totals(one, 1));
+  if (run && r->ready_ms > 0 &&
+      json_object_set_new(run, "ready_ms", sc__report_jms(r->ready_ms)) != 0) {
+    json_decref(run);
+    json_decref(located);
+    return NULL;
+  }
   if (run && located && json_object_set_new(run, "located", located) != 0) {
     json_decref(run);
     return NULL;

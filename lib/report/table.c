@@ -67,6 +67,9 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (rc) return rc;
   cycle_lines(out, r);
 
+  if (r->ready_ms > 0)
+    fprintf(out, "ready: the whole guest was still for %.0f ms, %.1f ms after the gate began "
+            "(the readiness gate)\n", r->scenario ? r->scenario->ready_quiet_ms : 0.0, r->ready_ms);
   for (size_t i = 0; i < r->nlocated; i++) {
     const sc_located *l = r->located[i];
     fputs("located: ", out);

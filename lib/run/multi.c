@@ -164,6 +164,7 @@ static int new_user(muser **out, sc_multi *m, const char *name, const char *url)
   }
   muser *u = sc__calloc(1, sizeof *u);
   sc_run_result *rr = sc__calloc(1, sizeof *rr);
+  if (rr) rr->ready_ms = -1;
   char *nm = name ? sc__strdup(name) : sc__asprintf("user-%zu", m->n + 1);
   char *driven = url ? sc__strdup(url) : NULL;
   if (!u || !rr || !nm || (url && !driven)) {

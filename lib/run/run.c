@@ -147,6 +147,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
     rr = sc__calloc(1, sizeof *rr);
     if (rr) {
       rr->scenario = s;
+      rr->ready_ms = -1;
       rr->cycles = fwd.cycles;
       rr->error = sc__strdup(e.msg);
       const char *url = opts->url || opts->page ? opts->url : s->url;

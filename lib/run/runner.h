@@ -146,6 +146,7 @@ struct sc__runner {
   const sc_scenario *scenario;
   sc_scenario *resolved;
   int guest_w, guest_h;       /* the canvas the page found (0: the scenario's guest) */
+  double gate_t0;             /* when the readiness gate began (0: not running) */
   double locate_until;        /* a locate that finds nothing tries again until then */
   double locate_quiet;
   void (*after_locate)(sc__runner *r);

@@ -44,6 +44,14 @@ static sc_rect all_regions(const sc_scenario *s) {
   return u;
 }
 
+/* The whole guest: the canvas the page found, else the scenario's guest,
+ * else (a runner driven without a page, in tests) every region. */
+static sc_rect whole_guest(const sc__runner *r) {
+  int w = r->guest_w > 0 ? r->guest_w : r->s->guest_w;
+  int h = r->guest_h > 0 ? r->guest_h : r->s->guest_h;
+  return w > 0 && h > 0 ? (sc_rect){0, 0, w, h} : all_regions(r->s);
+}
+
 /* Park the pointer (when the scenario has a park point), then fn. */
 static void parked(int status, const char *errmsg, void *ud);
 
@@ -77,6 +85,10 @@ static void parked(int status, const char *errmsg, void *ud) {
  * snapshot start") instead of comparing with a moving picture. ---- */
 
 static void start_taken(sc__runner *r, int rc) {
+  if (r->gate_t0 > 0) {
+    if (rc == 0) r->rr->ready_ms = sc__now_ms() - r->gate_t0;
+    r->gate_t0 = 0;
+  }
   if (rc < 0) {
     end(r, rc);
     return;
@@ -96,12 +108,14 @@ static void take_start(sc__runner *r) {
   double wait = first ? first->timeout_ms : SC__REST_WAIT_MS;
   if (r->cycle == 1 && r->s->ready_quiet_ms > 0) {
     /* The readiness gate: the first reference of the run is taken only
-     * once the whole screen has been still for ready_quiet_ms, so a client
-     * still painting (noVNC fills panels in batches) is waited for instead
-     * of becoming "start". Fresh captures: a seed's age is unknown. */
+     * once the whole guest (not only the regions the steps name) has been
+     * still for ready_quiet_ms, so a client still painting (noVNC fills
+     * panels in batches) is waited for instead of becoming "start". Fresh
+     * captures: a seed's age is unknown. */
     sc__frame_free(&r->last);
     if (wait < r->s->ready_quiet_ms + SC__REST_WAIT_MS) wait = r->s->ready_quiet_ms + SC__REST_WAIT_MS;
-    sc__runner_settle_quiet(r, all_regions(r->s), sc__now_ms() + wait, r->s->ready_quiet_ms,
+    r->gate_t0 = sc__now_ms();
+    sc__runner_settle_quiet(r, whole_guest(r), r->gate_t0 + wait, r->s->ready_quiet_ms,
                             start_taken);
     return;
   }
@@ -278,6 +292,8 @@ int sc__runner_start(sc__runner *r) {
   if (r->cycles < 1) r->cycles = 1;
   r->rr->cycles = r->duration_ms > 0 ? 0 : r->cycles;
   if (!r->rr->started_unix_ms) r->rr->started_unix_ms = sc__unix_ms();
+  r->rr->ready_ms = -1;
+  r->gate_t0 = 0;
   /* From the loop, never from inside this call: on_done fires later. */
   return sc__runner_after(r, sc__now_ms(), kick);
 }

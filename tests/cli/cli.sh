@@ -76,6 +76,24 @@ expect run-text-locators 0 "PASS 8/8 steps verified" "$cli" run "$fx/mapapp/text
 expect run-text-locator-missing 1 'locator "building_a": text "94" not found within region "map"' \
   "$cli" run "$fx/mapapp/text-locators.json" --url "file://$fx/mapapp/index.html?pan=3000,0" \
   --allow-url-scheme file --cycles 1
+# The readiness gate: the Tags and Selection panels painted top down over
+# 4 s (?late-panels=4000). With the gate (default) the run waits for them
+# and says how long; without it (ready_quiet_ms 0, the sabotage) the start
+# snapshot holds half-painted panels and deselect fails comparing with it.
+slow="file://$fx/mapapp/index.html?late-panels=4000"
+expect gate-waits 0 "ready: the whole guest was still for 1000 ms" "$cli" run \
+  "$fx/mapapp/seven-steps.json" --url "$slow" --allow-url-scheme file --cycles 1
+python3 - "$fx/mapapp/seven-steps.json" "$tmp/nogate.json" <<'PY'
+import json, os, sys
+s = json.load(open(sys.argv[1])); d = os.path.dirname(sys.argv[1])
+s["ready_quiet_ms"] = 0
+for st in s.get("setup", []) + s["cycle"]:
+    for e in st.get("expect", []):
+        if str(e.get("profile", "")).endswith(".glyphs"): e["profile"] = os.path.join(d, e["profile"])
+json.dump(s, open(sys.argv[2], "w"))
+PY
+expect gate-off-fails 1 "tags differs from snapshot start" "$cli" run "$tmp/nogate.json" \
+  --url "$slow" --allow-url-scheme file --cycles 1
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"

@@ -588,14 +588,16 @@ static void half_painted_screen_is_not_the_start(void **st) {
   (void)st;
   double t0 = g_t;
   assert_true(run_half_painted(1000));
-  /* the gate waited for the paint and then a quiet second */
+  /* the gate waited for the paint and then a quiet second, and says so */
   assert_true(g_w.nclick >= 1);
   assert_true(g_w.click_at[0] - t0 >= 1400);
+  assert_true(g_rr.ready_ms >= 1400 && g_rr.ready_ms < 3000);
 }
 
 static void without_the_gate_a_half_painted_start_fails(void **st) {
   (void)st;
   assert_false(run_half_painted(0));
+  assert_true(g_rr.ready_ms == -1); /* no gate ran */
 }
 
 /* A pass is given only while the canvas is the application's: the same
