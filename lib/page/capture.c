@@ -41,7 +41,7 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
   if (rc < 0) return rc;
   json_t *params = json_pack(
       "{s:s, s:{s:f, s:f, s:f, s:f, s:f}, s:b, s:b, s:b}", "format", "png", "clip", "x",
-      p->cx + clip.x, "y", p->cy + clip.y, "width", (double)clip.w, "height", (double)clip.h,
+      p->sx + p->cx + clip.x, "y", p->sy + p->cy + clip.y, "width", (double)clip.w, "height", (double)clip.h,
       "scale", scale, "fromSurface", 1, "captureBeyondViewport", 0, "optimizeForSpeed", fast);
   cap *c = sc__malloc(sizeof *c);
   if (!params || !c) {

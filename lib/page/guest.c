@@ -14,6 +14,7 @@
 typedef struct gcheck {
   double cx, cy;
   int cw, ch;
+  int by_selector;
   sc__done_cb cb;
   void *ud;
 } gcheck;
@@ -26,19 +27,19 @@ static void guest_reply(int status, json_t *res, const char *errmsg, void *ud) {
     return;
   }
   json_t *v = json_object_get(json_object_get(res, "result"), "value");
-  char msg[256];
-  if (!json_is_object(v) || json_object_get(v, "none")) {
-    g.cb(SC_EGEOMETRY, "the application's canvas is gone from the page", g.ud);
+  char msg[400], why[256];
+  sc__guest_pick pick;
+  /* the same choice as at open, by the size it was opened with */
+  int rc = sc__guest_choose(v, g.cw, g.ch, g.by_selector, &pick, why, sizeof why);
+  if (rc <= 0) {
+    snprintf(msg, sizeof msg, "the application's canvas is gone from the page (%s)", why);
+    g.cb(SC_EGEOMETRY, msg, g.ud);
     return;
   }
-  double x = json_number_value(json_object_get(v, "x"));
-  double y = json_number_value(json_object_get(v, "y"));
-  int cw = (int)json_integer_value(json_object_get(v, "cw"));
-  int ch = (int)json_integer_value(json_object_get(v, "ch"));
-  if (fabs(x - g.cx) > 0.01 || fabs(y - g.cy) > 0.01 || cw != g.cw || ch != g.ch) {
+  if (fabs(pick.x - g.cx) > 0.01 || fabs(pick.y - g.cy) > 0.01) {
     snprintf(msg, sizeof msg,
-             "the application's canvas changed: now %dx%d at (%g,%g), opened as %dx%d at (%g,%g)",
-             cw, ch, x, y, g.cw, g.ch, g.cx, g.cy);
+             "the application's window moved: its %dx%d canvas is now at (%g,%g), opened at "
+             "(%g,%g)", g.cw, g.ch, pick.x, pick.y, g.cx, g.cy);
     g.cb(SC_EGEOMETRY, msg, g.ud);
     return;
   }
@@ -51,7 +52,7 @@ int sc__page_guest_check_async(sc_page *p, sc__done_cb cb, void *ud) {
   if (!p->finder) return sc__err(SC_EINVAL, "guest check: the page was not opened");
   gcheck *g = sc__malloc(sizeof *g);
   if (!g) return sc__err(SC_ENOMEM, "guest check: out of memory");
-  *g = (gcheck){p->cx, p->cy, p->cw, p->ch, cb, ud};
+  *g = (gcheck){p->cx, p->cy, p->cw, p->ch, p->by_selector, cb, ud};
   /* The reply carries a copy of what to compare with, not the page: a page
    * freed meanwhile is never touched. */
   rc = sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Runtime.evaluate",

@@ -20,67 +20,44 @@
  * canvas once connected, so a wrong size is not final at first sight. */
 #define SC__CANVAS_SETTLED_MS 5000.0
 
+/* Every canvas (or the one the selector names) with its box in the
+ * viewport and its backing size, and the page around them: viewport,
+ * scroll, load state, HTTP status. choose.c decides which is the guest. */
 static const char k_find_canvas[] =
     "(function(sel){var cs=sel?[document.querySelector(sel)]:"
     "Array.prototype.slice.call(document.querySelectorAll('canvas'));"
-    "var best=null,ba=-1;cs.forEach(function(c){if(!c)return;"
-    "var r=c.getBoundingClientRect();var a=r.width*r.height;"
-    "if(a>ba){ba=a;best={x:r.left,y:r.top,w:r.width,h:r.height,cw:c.width,ch:c.height};}});"
-    "if(!best)best={none:1};best.vw=window.innerWidth;best.vh=window.innerHeight;"
-    "best.ready=document.readyState;var n=performance.getEntriesByType('navigation')[0];"
-    "best.status=n&&n.responseStatus?n.responseStatus:0;return best;})(%s)";
+    "var out=[];cs.forEach(function(c){if(!c)return;var r=c.getBoundingClientRect();"
+    "if(r.width>0&&r.height>0)out.push({x:r.left,y:r.top,w:r.width,h:r.height,"
+    "cw:c.width,ch:c.height});});"
+    "var n=performance.getEntriesByType('navigation')[0];"
+    "return {cs:out,vw:window.innerWidth,vh:window.innerHeight,sx:window.scrollX,"
+    "sy:window.scrollY,ready:document.readyState,"
+    "status:n&&n.responseStatus?n.responseStatus:0};})(%s)";
 
-/* Check the canvas found against what the caller expects. 1 = good,
- * 0 = not yet (keep waiting), -1 = never (an HTTP error page): *why says
- * what was seen. */
-static int check_canvas(sc_page *p, json_t *g, char *why, size_t whylen) {
-  if (!json_is_object(g)) {
-    snprintf(why, whylen, "no canvas in the page");
-    return 0;
+/* Check the canvases found against what the caller expects: 1 = good,
+ * 2 = scroll first, 0 = not yet (keep waiting), -1 = never (an HTTP error
+ * page); *why says what was seen. */
+static int check_canvas(sc_page *p, json_t *g, sc__guest_pick *pick, char *why, size_t whylen) {
+  int rc = sc__guest_choose(g, p->opts.guest_w, p->opts.guest_h, p->by_selector, pick, why,
+                            whylen);
+  if (rc == 1) {
+    p->cx = pick->x;
+    p->cy = pick->y;
+    p->sx = json_number_value(json_object_get(g, "sx"));
+    p->sy = json_number_value(json_object_get(g, "sy"));
+    p->cw = pick->cw;
+    p->ch = pick->ch;
   }
-  const char *ready0 = json_string_value(json_object_get(g, "ready"));
-  int status = (int)json_integer_value(json_object_get(g, "status"));
-  if (status >= 400 && ready0 && !strcmp(ready0, "complete")) {
-    snprintf(why, whylen, "the server answered HTTP %d", status);
-    return -1;
-  }
-  if (json_object_get(g, "none")) {
-    snprintf(why, whylen, "no canvas in the page");
-    return 0;
-  }
-  double x = json_number_value(json_object_get(g, "x"));
-  double y = json_number_value(json_object_get(g, "y"));
-  double w = json_number_value(json_object_get(g, "w"));
-  double h = json_number_value(json_object_get(g, "h"));
-  int cw = (int)json_integer_value(json_object_get(g, "cw"));
-  int ch = (int)json_integer_value(json_object_get(g, "ch"));
-  double vw = json_number_value(json_object_get(g, "vw"));
-  double vh = json_number_value(json_object_get(g, "vh"));
-  const char *ready = json_string_value(json_object_get(g, "ready"));
-  int gw = p->opts.guest_w, gh = p->opts.guest_h;
-  if (gw <= 0) gw = cw;
-  if (gh <= 0) gh = ch;
-  snprintf(why, whylen, "canvas %gx%g (backing %dx%d) at (%g,%g) in viewport %gx%g, want %dx%d",
-           w, h, cw, ch, x, y, vw, vh, gw, gh);
-  if (!ready || strcmp(ready, "complete") != 0) return 0;
-  if (fabs(w - gw) > 1 || fabs(h - gh) > 1 || abs(cw - gw) > 1 || abs(ch - gh) > 1 || cw <= 0)
-    return 0;
-  if (x < 0 || y < 0 || x + w > vw + 0.01 || y + h > vh + 0.01) return 0;
-  p->cx = x;
-  p->cy = y;
-  p->cw = cw;
-  p->ch = ch;
-  return 1;
+  return rc;
 }
 
-
 enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_INSPECTOR,
-       OPEN_NAVIGATE, OPEN_CANVAS };
+       OPEN_NAVIGATE, OPEN_CANVAS, OPEN_SCROLL };
 
 static const char *const k_open_method[] = {
     "Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget",
     "Emulation.setDeviceMetricsOverride", "Page.enable", "Inspector.enable", "Page.navigate",
-    "Runtime.evaluate"};
+    "Runtime.evaluate", "Runtime.evaluate"};
 
 typedef struct sc__opener {
   sc_page *p;          /* NULL once the page was closed during the open */
@@ -160,7 +137,8 @@ static void poll_canvas(void *ud) {
 static void on_canvas(sc__opener *op, json_t *res) {
   json_t *g = json_object_get(json_object_get(res, "result"), "value");
   char why[sizeof op->why];
-  int ok = check_canvas(op->p, g, why, sizeof why);
+  sc__guest_pick pick;
+  int ok = check_canvas(op->p, g, &pick, why, sizeof why);
   char msg[400];
   if (ok == 1) {
     sc__free(op->p->finder); /* kept for the guest check (guest.c) */
@@ -179,6 +157,24 @@ static void on_canvas(sc__opener *op, json_t *res) {
   }
   double now = sc__now_ms();
   const char *ready = json_string_value(json_object_get(g, "ready"));
+  if (ok == 2) { /* the page is larger than the viewport: bring the guest in */
+    if (op->why_since == 0 || strcmp(why, op->why) != 0) op->why_since = now;
+    memcpy(op->why, why, sizeof why);
+    if (now - op->why_since >= SC__CANVAS_SETTLED_MS || now >= op->deadline) {
+      snprintf(msg, sizeof msg, "page: %s (the page did not scroll)", op->why);
+      open_done(op, SC_EGEOMETRY, msg);
+      return;
+    }
+    char *js = sc__asprintf("window.scrollTo(%.0f,%.0f)", pick.scroll_x, pick.scroll_y);
+    int rc = SC_ENOMEM;
+    if (js) {
+      op->state = OPEN_SCROLL;
+      rc = open_send(op, op->p->session_id, json_pack("{s:s}", "expression", js));
+      sc__free(js);
+    }
+    if (rc) open_done(op, rc, "page: scrolling to the canvas: cannot send");
+    return;
+  }
   int loaded = ready && !strcmp(ready, "complete");
   if (!loaded) op->why_since = 0;
   else if (op->why_since == 0 || strcmp(why, op->why) != 0) op->why_since = now;
@@ -270,6 +266,11 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
     op->deadline = sc__now_ms() + p->opts.load_timeout_ms;
     poll_canvas(op);
     return;
+  case OPEN_SCROLL:
+    op->state = OPEN_CANVAS;
+    op->timer = sc__loop_timer(op->loop, sc__now_ms() + SC__CANVAS_POLL_MS, poll_canvas, op);
+    if (!op->timer) open_done(op, SC_ENOMEM, "page: out of memory");
+    return;
   case OPEN_CANVAS:
     if (json_object_get(res, "exceptionDetails")) {
       open_done(op, SC_EPROTO, "page: the canvas finder threw an exception");
@@ -324,6 +325,7 @@ int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
   p->cl = sc__browser_client(b);
   sc__page_track(p);
   p->opts = *opts;
+  p->by_selector = opts->canvas_selector != NULL;
   p->opts.canvas_selector = NULL; /* borrowed: not kept past open */
   p->timeout_ms = sc__browser_timeout(b);
   if (p->opts.wheel_delta <= 0) p->opts.wheel_delta = 100;

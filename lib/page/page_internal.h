@@ -15,9 +15,12 @@ struct sc_page {
   char *target_id;
   char *session_id;
   double timeout_ms;     /* per command */
-  /* canvas geometry, CSS px */
+  /* canvas geometry, CSS px: (cx, cy) in the viewport (input), the page
+   * scrolled by (sx, sy) when it was found (captures clip the document) */
   double cx, cy;
+  double sx, sy;
   int cw, ch;
+  int by_selector;       /* the guest was named by a canvas selector */
   /* mouse state for the next event */
   int buttons;
   struct sc__opener *opener; /* an open in flight (open.c), else NULL */
@@ -26,6 +29,18 @@ struct sc_page {
   sc__browser_dep dep;   /* tracked by the browser: freed first, it orphans us */
   char *finder;          /* the canvas finder the page opened with (guest.c) */
 };
+
+/* Which canvas is the guest (choose.c): g is the finder's report of every
+ * canvas. 1 chosen (*out filled); 2 chosen but outside the viewport: scroll
+ * the page to out->scroll_x/y and look again; 0 not yet (why says what the
+ * page shows); -1 never (an HTTP error page). */
+typedef struct sc__guest_pick {
+  double x, y;
+  int cw, ch;
+  double scroll_x, scroll_y;
+} sc__guest_pick;
+int sc__guest_choose(json_t *g, int want_w, int want_h, int by_selector, sc__guest_pick *out,
+                     char *why, size_t whylen);
 
 /* One CDP command on this page's session; *result (optional) new reference.
  * Errors: sc_errmsg() = "METHOD: reason". Blocking: services the loop. */

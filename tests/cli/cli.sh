@@ -132,6 +132,30 @@ case "$(px "$tmp/late0.png")" in
   srgb*\(0,0,0*) pass=$((pass + 1)) ;;
   *) echo "FAIL capture-settle-0-pixels: $(px "$tmp/late0.png")"; fail=$((fail + 1)) ;;
 esac
+# An Xpra-like page (fixtures/pages/windows.html): a pop-up canvas first,
+# the application's 1600x900 canvas under a title bar at (11,96), the page
+# larger than the 1600x940 viewport. The guest is the canvas of that size;
+# the page is scrolled to it and the clip is the formula (pixel (100,200)
+# is R=100 G=200 B=172). Its window dragged 1.5 s in (?move=1500): the
+# change that shows is not judged, the step fails naming the move.
+win="file://$fx/pages/windows.html"
+expect windows-capture 0 "160x24 from canvas 1600x900" "$cli" capture --url "$win" \
+  --allow-url-scheme file --guest 1600x900 --region 100,200,160,24 -o "$tmp/win.png"
+if [ "$(px "$tmp/win.png")" = "srgba(100,200,172,1)" ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL windows-capture-pixels: $(px "$tmp/win.png")"; fail=$((fail + 1))
+fi
+expect windows-too-small 3 "does not fit the viewport 1200x940" "$cli" capture --url "$win" \
+  --allow-url-scheme file --viewport 1200x940 --timeout 3000 -o "$tmp/x.png"
+cat > "$tmp/moved.json" <<'EOF'
+{"app": "windows fixture", "url": "http://127.0.0.1/", "viewport": {"width": 1600, "height": 940},
+ "guest": {"width": 1600, "height": 900}, "regions": {"corner": [0, 0, 400, 300]},
+ "cycle": [{"id": "wait", "none": true, "timeout_ms": 4000,
+            "expect": [{"changed": "corner", "min_pixels": 100}]}]}
+EOF
+expect windows-moved 1 "the application's window moved: its 1600x900 canvas is now at" "$cli" run \
+  "$tmp/moved.json" --url "$win?move=1500" --allow-url-scheme file --cycles 1
 expect capture-never-painted 3 "one colour only (nothing painted) until --timeout" "$cli" capture \
   --url "file://$fx/pages/pattern.html?late=600000" --allow-url-scheme file --timeout 3000 \
   -o "$tmp/x.png"

@@ -35,8 +35,8 @@ def send(obj=None, text=None):
     os.write(4, data + b"\0")
 
 buf = b""
-canvas = {"x": 0, "y": 0, "w": 300, "h": 200, "cw": 300, "ch": 200, "vw": 300, "vh": 200,
-          "ready": "complete"}
+canvas = {"cs": [{"x": 0, "y": 0, "w": 300, "h": 200, "cw": 300, "ch": 200}], "vw": 300,
+          "vh": 200, "sx": 0, "sy": 0, "ready": "complete"}
 while True:
     d = os.read(3, 65536)
     if not d: break
@@ -69,8 +69,9 @@ chmod +x "$tmp/fake-chromium"
 
 expect() { # name mode want_rc want_stderr_substring [capture options...]
   local name=$1 mode=$2 want=$3 msg=$4; shift 4
+  # --settle 0: the fake sends one plain frame; what is tested is the exit code
   FAKE_MODE=$mode SC_CHROMIUM="$tmp/fake-chromium" timeout 60 "$cli" capture \
-    --url http://127.0.0.1:9/ --timeout 5000 -o "$tmp/out.png" "$@" >"$tmp/out" 2>"$tmp/err"
+    --url http://127.0.0.1:9/ --timeout 5000 --settle 0 -o "$tmp/out.png" "$@" >"$tmp/out" 2>"$tmp/err"
   local rc=$?
   if [ "$rc" -ne "$want" ]; then
     echo "FAIL $name: exit $rc, want $want"; cat "$tmp/err"; fail=$((fail + 1)); return
