@@ -66,7 +66,9 @@ typedef struct sc_load_result {
                                      at 42 s: counts past here measure the generator" */
   double started_unix_ms, ended_unix_ms;
   /* 0.2.0 */
-  const char *url;              /**< the URL every user was opened on (the override, or the
+  const char *url;              /**< the URL every user was opened on (with one server
+                                     per user: the first; each user's own is in its
+                                     sc_run_result.url) (the override, or the
                                      scenario's); reports write this one. Owned */
 } sc_load_result;
 
@@ -96,11 +98,17 @@ typedef struct sc_load_options {
   void *userdata;
   volatile int *cancel;         /**< non-zero (e.g. set from a signal handler): stop every
                                      user and end the run; borrowed, may be NULL */
+  /* version 2 */
+  const char *const *urls;      /**< one server per user (NULL-terminated, e.g. one JOSM
+                                     per user behind Xpra): user i (0-based) opens
+                                     urls[i], the warm-up urls[0] alone before the others;
+                                     users must not outnumber them. NULL: every user
+                                     opens `url`. Borrowed. */
 } sc_load_options;
-#define SC_LOAD_OPTIONS_VERSION 1
+#define SC_LOAD_OPTIONS_VERSION 2
 #define SC_LOAD_OPTIONS_INIT                                                                 \
   {SC_LOAD_OPTIONS_VERSION, 1, 0, 0.0, 1, 0.0, 2, NULL, 0, NULL, NULL, NULL, 1, NULL, NULL, \
-   NULL, NULL, NULL, NULL}
+   NULL, NULL, NULL, NULL, NULL}
 /**
  * Fill *opts with the defaults of sc_load_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.

@@ -22,6 +22,7 @@
 typedef struct load {
   sc_load_result *res;
   const sc_load_options *o;
+  const char *const *urls; /* one per user (options version 2), or NULL */
   sc_loop *loop;
   sc_browser **b;
   size_t nb;
@@ -142,6 +143,12 @@ static void warm_step(const sc_run_result *u, const sc_step_result *r, void *ud)
   if (sc__fs_avail(&avail, &used, w->dir) == 0 && used > w->peak) w->peak = used;
 }
 
+/* The URL user i opens: its own server's (urls, version 2), else the one
+ * for all (NULL: the scenario's). */
+static const char *url_of(const load *L, int i) {
+  return L->urls ? L->urls[i] : L->o->url;
+}
+
 static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   const sc_load_options *o = L->o;
   warm w = {o->tmp_dir ? o->tmp_dir : "/dev/shm", 0, 0};
@@ -157,7 +164,7 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   mo.userdata = &w;
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
-  if (rc == 0) rc = sc_multi_add(m, L->b[0], o->url, "warm-up");
+  if (rc == 0) rc = sc_multi_add(m, L->b[0], url_of(L, 0), "warm-up");
   while (rc >= 0 && (rc = sc_multi_perform(m, 500)) > 0)
     if (o->cancel && *o->cancel) sc_multi_cancel(m, 0, "interrupted");
   if (rc == 0) {
@@ -226,7 +233,8 @@ static int main_run(load *L, const sc_scenario *s) {
       for (int i = 0; i < k; i++, added++) {
         char name[32];
         snprintf(name, sizeof name, "user-%d", added + 1);
-        if ((rc = sc_multi_add(L->m, browser_for(L, added), o->url, name)) < 0) return rc;
+        if ((rc = sc_multi_add(L->m, browser_for(L, added), url_of(L, added), name)) < 0)
+          return rc;
       }
       next_level = now + o->every_ms;
     }
@@ -284,13 +292,22 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   if (opts->warmup_cycles < 0 || opts->users_per_browser < 0 || opts->duration_ms < 0)
     return sc__err(SC_EINVAL, "sc_load_run: negative warmup_cycles, users_per_browser or "
                               "duration_ms");
+  const char *const *urls = opts->version >= 2 ? opts->urls : NULL; /* v1 ends before it */
+  if (urls) {
+    int n = 0;
+    while (urls[n]) n++;
+    if (n < opts->users)
+      return sc__err(SC_EINVAL, "sc_load_run: %d users but %d URLs: one server per user", opts->users,
+                     n);
+  }
   load L;
   memset(&L, 0, sizeof L);
   L.o = opts;
+  L.urls = urls;
   L.res = sc__calloc(1, sizeof *L.res);
   if (!L.res) return sc__err(SC_ENOMEM, "load: out of memory");
   L.res->scenario = s;
-  const char *url = opts->url ? opts->url : s->url;
+  const char *url = urls ? urls[0] : opts->url ? opts->url : s->url;
   if (url && !(L.res->url = sc__strdup(url))) {
     sc__free(L.res);
     return sc__err(SC_ENOMEM, "load: out of memory");
@@ -348,4 +365,4 @@ SC_EXTERN void sc_load_result_free(sc_load_result *r) {
 }
 
 SC__OPTS_INIT_FN(sc_load_options_init, sc_load_options, SC_LOAD_OPTIONS_INIT,
-                 sizeof(sc_load_options))
+                 offsetof(sc_load_options, urls), sizeof(sc_load_options))

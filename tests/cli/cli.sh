@@ -94,6 +94,21 @@ json.dump(s, open(sys.argv[2], "w"))
 PY
 expect gate-off-fails 1 "tags differs from snapshot start" "$cli" run "$tmp/nogate.json" \
   --url "$slow" --allow-url-scheme file --cycles 1
+# One server per user: user i opens the i-th --url (the warm-up the
+# first); more users than URLs is refused.
+murl="file://$fx/mapapp/index.html"
+expect urls-per-user 0 "PASS 16/16 steps verified by 2 users" "$cli" run "$fx/mapapp/seven-steps.json" \
+  --url "$murl?pan=0,0" --url "$murl?delay=5" --allow-url-scheme file --cycles 1 --warmup 1 \
+  --report-json "$tmp/urls.json"
+if python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = [(u["user"], u["url"].split("?")[1]) for u in r["users"]]
+assert got == [(0, "pan=0,0"), (1, "delay=5")], got
+assert r["warmup"]["url"].endswith("?pan=0,0"), r["warmup"]["url"]
+' "$tmp/urls.json"; then pass=$((pass + 1)); else echo "FAIL urls-per-user-report"; fail=$((fail + 1)); fi
+expect urls-fewer-than-users 2 "--users 3 but 2 --url: one server per user" "$cli" run \
+  "$fx/mapapp/seven-steps.json" --url "$murl" --url "$murl" --users 3 --allow-url-scheme file
 expect no-args 2 "usage" "$cli"
 expect unknown-command 2 "unknown command 'frobnicate'" "$cli" frobnicate
 expect validate-ok 0 "ok" "$cli" validate "$src/examples/josm/josm.json"
@@ -136,8 +151,9 @@ esac
 # the application's 1600x900 canvas under a title bar at (11,96), the page
 # larger than the 1600x940 viewport. The guest is the canvas of that size;
 # the page is scrolled to it and the clip is the formula (pixel (100,200)
-# is R=100 G=200 B=172). Its window dragged 1.5 s in (?move=1500): the
-# change that shows is not judged, the step fails naming the move.
+# is R=100 G=200 B=172). Its window dragged 2.5 s in (?move=2500, during
+# the step: no readiness gate to wait for): the change that shows is not
+# judged, the step fails naming the move.
 win="file://$fx/pages/windows.html"
 expect windows-capture 0 "160x24 from canvas 1600x900" "$cli" capture --url "$win" \
   --allow-url-scheme file --guest 1600x900 --region 100,200,160,24 -o "$tmp/win.png"
@@ -151,11 +167,12 @@ expect windows-too-small 3 "does not fit the viewport 1200x940" "$cli" capture -
 cat > "$tmp/moved.json" <<'EOF'
 {"app": "windows fixture", "url": "http://127.0.0.1/", "viewport": {"width": 1600, "height": 940},
  "guest": {"width": 1600, "height": 900}, "regions": {"corner": [0, 0, 400, 300]},
- "cycle": [{"id": "wait", "none": true, "timeout_ms": 4000,
+ "ready_quiet_ms": 0,
+ "cycle": [{"id": "wait", "none": true, "timeout_ms": 8000,
             "expect": [{"changed": "corner", "min_pixels": 100}]}]}
 EOF
 expect windows-moved 1 "the application's window moved: its 1600x900 canvas is now at" "$cli" run \
-  "$tmp/moved.json" --url "$win?move=1500" --allow-url-scheme file --cycles 1
+  "$tmp/moved.json" --url "$win?move=2500" --allow-url-scheme file --cycles 1
 expect capture-never-painted 3 "one colour only (nothing painted) until --timeout" "$cli" capture \
   --url "file://$fx/pages/pattern.html?late=600000" --allow-url-scheme file --timeout 3000 \
   -o "$tmp/x.png"

@@ -35,10 +35,13 @@ int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s);
 /* What `stepcheck run` was asked for (cmd_run.c parses; cmd_load.c runs
  * many users). */
 #define CLI_MAX_BROWSERS 64
+#define CLI_MAX_URLS 1024
 typedef struct cli_run_args {
   const char *path, *url, *report, *json, *junit, *jtl;
   const char *browsers[CLI_MAX_BROWSERS + 1]; /* NULL-terminated */
   int nbrowsers;
+  const char *urls[CLI_MAX_URLS + 1]; /* every --url, NULL-terminated; url is the first */
+  int nurls, users_given;
   const char *grid;
   int cycles, users, ramp, users_per_browser, warmup, quiet, load, allow_remote;
   unsigned allow_schemes; /* URL schemes --url may use (SC_URL_*) */

@@ -143,6 +143,7 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   o.users_per_browser = a->grid && !a->users_per_browser ? GRID_USERS_PER_BROWSER
                                                          : a->users_per_browser;
   o.url = a->url;
+  o.urls = a->nurls > 1 ? a->urls : NULL;
   o.report_dir = a->report;
   o.on_step = on_step;
   o.on_level = on_level;

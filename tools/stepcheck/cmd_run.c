@@ -119,7 +119,15 @@ static int run_one(const cli_run_args *a, const sc_scenario *s) {
 static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   const char *o = argv[*i], *v;
 #define VALUE() if (!(v = cli_value(argc, argv, i))) return -1
-  if (!strcmp(o, "--url")) { VALUE(); a->url = v; return 1; }
+  if (!strcmp(o, "--url")) {
+    VALUE();
+    if (a->nurls == CLI_MAX_URLS)
+      return cli_err(EXIT_USAGE, "run: more than %d --url", CLI_MAX_URLS), -1;
+    if (!a->url) a->url = v;
+    a->urls[a->nurls++] = v;
+    if (a->nurls > 1) a->load = 1; /* one server per user */
+    return 1;
+  }
   if (!strcmp(o, "--allow-url-scheme")) { VALUE(); return cli_allow_scheme(&a->allow_schemes, o, v) < 0 ? -1 : 1; }
   if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
   if (!strcmp(o, "--report-json")) { VALUE(); a->json = v; return 1; }
@@ -127,7 +135,7 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   if (!strcmp(o, "--jtl")) { VALUE(); a->jtl = v; return 1; }
   if (!strcmp(o, "--grid")) { VALUE(); a->grid = v; a->load = 1; return 1; }
   if (!strcmp(o, "--cycles")) { VALUE(); return cli_parse_int(&a->cycles, o, v, 1, 1000000) < 0 ? -1 : 1; }
-  if (!strcmp(o, "--users")) { VALUE(); a->load = 1; return cli_parse_int(&a->users, o, v, 1, 100000) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--users")) { VALUE(); a->load = 1; a->users_given = 1; return cli_parse_int(&a->users, o, v, 1, 100000) < 0 ? -1 : 1; }
   if (!strcmp(o, "--ramp")) { VALUE(); a->load = 1; return cli_parse_int(&a->ramp, o, v, 1, 100000) < 0 ? -1 : 1; }
   if (!strcmp(o, "--users-per-browser")) { VALUE(); a->load = 1; return cli_parse_int(&a->users_per_browser, o, v, 1, 100000) < 0 ? -1 : 1; }
   if (!strcmp(o, "--warmup")) { VALUE(); a->load = 1; return cli_parse_int(&a->warmup, o, v, 0, 1000) < 0 ? -1 : 1; }
@@ -174,7 +182,14 @@ int cmd_run(int argc, char **argv) {
     }
   }
   if (!a.path) return cli_err(EXIT_USAGE, "usage: stepcheck run SCENARIO [options]");
-  if (a.url && cli_check_url(a.url, a.allow_schemes) < 0) return EXIT_USAGE;
+  for (int i = 0; i < a.nurls; i++)
+    if (cli_check_url(a.urls[i], a.allow_schemes) < 0) return EXIT_USAGE;
+  if (a.nurls > 1) { /* one server per user: as many users as URLs, at most */
+    if (!a.users_given) a.users = a.nurls;
+    if (a.users > a.nurls)
+      return cli_err(EXIT_USAGE, "run: --users %d but %d --url: one server per user", a.users,
+                     a.nurls);
+  }
   if (cycles_given && a.duration_ms > 0)
     return cli_err(EXIT_USAGE, "run: --cycles and --duration exclude each other");
   if (a.ramp && a.ramp < a.users && a.every_ms <= 0)
