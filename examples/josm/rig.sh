@@ -739,23 +739,38 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
 # xpra maps a window on its X display only while a client shows it: until a
 # browser connects JOSM's window is unviewable, unreadable and unpainted.
-# `xpra control show-all-windows` maps it from the server side, so the map
-# can be read from the window itself (the root shows nothing: xpra redirects
-# every window with Composite).
-LAST_SHOW=-10
+# `xpra control map WID` maps JOSM's main window (WID from `xpra info`) from
+# the server side, so the map can be read from the window itself (the root
+# shows nothing: xpra redirects every window with Composite). Only that
+# window: `show-all-windows` also mapped JOSM's short-lived progress dialog
+# and xpra 3.1.3 then died of a BadWindow (3 servers in 4 three-user starts
+# here). The window must be managed by xpra (in its corral window): a JOSM
+# window on an X display whose xpra died is readable but never reaches a
+# browser.
+XPRA_PID=
+XPRA_WID=
+LAST_INFO=-10
 xpra_josm_window() {
   josm_alive || return 1
+  alive "$XPRA_PID" || fail "xpra exited while JOSM was starting (see xpra.log)"
   local id
   id=$(DISPLAY=":$D" xwininfo -root -tree 2>/dev/null |
        awk '/"org-openstreetmap-josm-gui-MainApplication"\)/ && $0 ~ / [0-9]+x[0-9]+\+/ {
               if (match($0, / [0-9]+x[0-9]+\+/)) { split(substr($0, RSTART + 1), g, "x");
                 if (g[1] + 0 >= 800) { print $1; exit } } }')
+  CAPTURE_WIN=
   [ -n "$id" ] || return 0
+  DISPLAY=":$D" xwininfo -children -id "$id" 2>/dev/null | grep -q '^ *Parent window id: .*"Xpra-CorralWindow-' ||
+    return 0
   if ! DISPLAY=":$D" xwininfo -id "$id" 2>/dev/null | grep -q 'Map State: IsViewable'; then
-    CAPTURE_WIN=
-    if [ $((SECONDS - LAST_SHOW)) -ge 3 ]; then
-      LAST_SHOW=$SECONDS
-      xpra_cmd "$UD" 15 control ":$D" show-all-windows >> "$UD/xpra-control.log" 2>&1
+    if [ $((SECONDS - LAST_INFO)) -ge 3 ]; then
+      LAST_INFO=$SECONDS
+      [ -n "$XPRA_WID" ] || XPRA_WID=$(xpra_cmd "$UD" 15 info ":$D" 2>/dev/null | awk -F'[.=]' '
+        /^windows\.[0-9]+\.class-instance=.*org-openstreetmap-josm-gui-MainApplication/ { josm[$2] = 1 }
+        /^windows\.[0-9]+\.window-type=.*NORMAL/ { normal[$2] = 1 }
+        END { for (w in josm) if (w in normal) { print w; exit } }')
+      [ -z "$XPRA_WID" ] ||
+        xpra_cmd "$UD" 15 control ":$D" map "$XPRA_WID" >> "$UD/xpra-control.log" 2>&1
     fi
     return 0
   fi
@@ -780,6 +795,7 @@ start_xpra() {
     --start="env JAVA_OPTS=$(shq "-Djosm.home=$UD/josm -Xmx$XMX") josm --offline=all --no-maximize --skip-plugins --geometry=${WIDTH}x${HEIGHT}+0+$XPRA_TOP $(shq "$UOSM")" \
     > "$UD/xpra.log" 2>&1 < /dev/null &
   local xp=$! deadline xvfb=
+  XPRA_PID=$xp
   record xpra "$xp"
 
   # its Xvfb (own session, started by xpra) and JOSM (in xpra's group)
@@ -811,6 +827,7 @@ start_xpra() {
 
   CAPTURE_WIN=
   wait_map_drawn xpra_josm_window
+  alive "$xp" || fail "xpra exited (see xpra.log)"
 }
 
 start_user() { # user
