@@ -2,7 +2,7 @@
 """Screenshot a whole page in headless Chromium and list its canvases.
 
   pageshot.py URL -o OUT.png [--viewport 1920x1120] [--wait 20] [--stay 0]
-              [--chromium chromium]
+              [--ready FILE] [--chromium chromium]
 
 `stepcheck capture` shows the canvas it picked; this shows everything around
 it: the whole viewport as PNG, and on stdout one JSON object with every
@@ -10,7 +10,8 @@ it: the whole viewport as PNG, and on stdout one JSON object with every
 remote-desktop client draws around it (xpra's window title bars
 `.windowhead`, noVNC's status bar `#noVNC_status_bar`/`#top_bar`).
 It waits until the page has at least one canvas and the list has not changed
-for 2 s (at most --wait seconds), then --stay more seconds connected.
+for 2 s (at most --wait seconds), creates --ready FILE if given, then stays
+--stay more seconds connected.
 
 python3 stdlib only (a minimal CDP client over a raw WebSocket). The browser
 runs in its own session with a temporary profile; both go away at the end,
@@ -122,6 +123,7 @@ def main():
     ap.add_argument("--viewport", default="1920x1120")
     ap.add_argument("--wait", type=float, default=20.0)
     ap.add_argument("--stay", type=float, default=0.0)
+    ap.add_argument("--ready", default=None)
     ap.add_argument("--chromium", default="chromium")
     a = ap.parse_args()
     w, h = (int(v) for v in a.viewport.split("x"))
@@ -155,6 +157,8 @@ def main():
             elif json.loads(geo)["canvases"] and time.time() - since >= 2:
                 break
             time.sleep(0.5)
+        if a.ready:
+            open(a.ready, "w").close()
         time.sleep(a.stay)
         geo = page.call("Runtime.evaluate", expression=GEOMETRY_JS)["result"]["value"]
         shot = page.call("Page.captureScreenshot", format="png")["data"]
