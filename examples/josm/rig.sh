@@ -570,17 +570,20 @@ check_stop() { [ "$STOPPING" = 0 ] || exit 1; }
 record() { printf '%s %s %s\n' "$1" "$2" "$(starttime "$2")" >> "$PIDS"; check_stop; }
 
 UPFX=
-fail() { # message; keeps a screenshot and log tails for diagnosis
-  local shot=${TMPDIR:-/tmp}/stepcheck-rig-fail.$D.png f
+fail() { # message; keeps a screenshot, the logs and their tails for diagnosis
+  local shot=${TMPDIR:-/tmp}/stepcheck-rig-fail.$D.png logs=${TMPDIR:-/tmp}/stepcheck-rig-fail.$D.log f
   if [ -S "/tmp/.X11-unix/X$D" ] && DISPLAY=":$D" import -silent -window "${CAPTURE_WIN:-root}" "$shot" 2>/dev/null \
      && [ -s "$shot" ]; then
     say "${UPFX}screen at failure: $shot"
   fi
+  : > "$logs"
   for f in josm xvfb x11vnc websockify xpra; do
     [ -s "$UD/$f.log" ] || continue
     say "${UPFX}--- last lines of $f.log:"
     tail -n 8 "$UD/$f.log" | sed 's/^/    /' >&2
+    { echo "==> $f.log <=="; cat "$UD/$f.log"; } >> "$logs"
   done
+  [ -s "$logs" ] && say "${UPFX}logs at failure: $logs"
   die "$UPFX$*"
 }
 
@@ -656,7 +659,12 @@ wait_map_drawn() { # prepare-command
     fi
     sleep 0.5
   done
-  [ $drawn = 1 ] || fail "JOSM did not draw the map within ${TIMEOUT} s (dialog open? see the screenshot)"
+  if [ $drawn = 0 ]; then
+    # a thread dump (SIGQUIT: java prints it to its output, the log) says
+    # where a JOSM that stopped short is stuck
+    alive "$JAVA_PID" && kill -QUIT "$JAVA_PID" 2>/dev/null && sleep 1
+    fail "JOSM did not draw the map within ${TIMEOUT} s (dialog open? see the screenshot)"
+  fi
 }
 
 # JOSM is alive; its java (the josm wrapper's child) is recorded once it
