@@ -785,6 +785,19 @@ xpra_josm_window() {
   CAPTURE_WIN=$id
 }
 
+# A copy of xpra's web root (symlinks followed) in $1 with the double wheel
+# handling fixed; fails when the file does not look as expected.
+www_fix() {
+  local dst=$1
+  rm -rf "$dst"
+  cp -rL "$XPRA_WWW" "$dst" 2>/dev/null || fail "cannot copy the xpra client from $XPRA_WWW"
+  [ "$(grep -c 'function on_mousescroll(e) {$' "$dst/js/Window.js")" = 1 ] &&
+    sed -i '/function on_mousescroll(e) {$/a\		e.stopPropagation();  /* stepcheck rig: once, not also on #screen */' \
+      "$dst/js/Window.js" &&
+    grep -q 'stepcheck rig: once' "$dst/js/Window.js" ||
+    fail "xpra's Window.js has no wheel listener where 3.1.3 has it: cannot fix the double wheel"
+}
+
 start_xpra() {
   mkdir -p "$UD/xpra-conf" "$UD/xpra-sock" "$UD/run"
   chmod 700 "$UD/run" "$UD/xpra-sock"
@@ -792,9 +805,17 @@ start_xpra() {
   # whose xmessage (dbus errors) becomes a second window on the page; the
   # per-user config (read after the system one) empties the start list.
   echo "start =" > "$UD/xpra-conf/xpra.conf"
+  # The HTML5 client of xpra 3.1.3 handles every wheel event twice: Window.js
+  # listens on the window's div and Client.js on #screen, its parent, and
+  # nothing stops the event between them, so one browser wheel notch sends X
+  # two button clicks (JOSM zooms x4 per notch instead of x2: stepcheck's
+  # zoom-in reads x0.0157 for x0.1250). A real user's mouse does the same.
+  # The rig serves a copy of the client whose window listener stops the
+  # event (xpra's --html takes a web root); the stock client is untouched.
+  www_fix "$UD/www"
   setsid env HOME="$UD/home" XDG_RUNTIME_DIR="$UD/run" XPRA_USER_CONF_DIRS="$UD/xpra-conf" \
     xpra start ":$D" --socket-dir="$UD/xpra-sock" --socket-dirs="$UD/xpra-sock" \
-    --bind-tcp="127.0.0.1:$UWEB" --html=on --daemon=no --mdns=no --pulseaudio=no \
+    --bind-tcp="127.0.0.1:$UWEB" --html="$UD/www" --daemon=no --mdns=no --pulseaudio=no \
     --notifications=no --webcam=no --speaker=off --microphone=off --clipboard=no \
     --printing=no --file-transfer=no --systemd-run=no --dbus-launch=no \
     --dbus-control=no --dbus-proxy=no --opengl=no --resize-display=no \
