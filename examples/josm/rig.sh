@@ -813,7 +813,14 @@ start_xpra() {
   # The rig serves a copy of the client whose window listener stops the
   # event (xpra's --html takes a web root); the stock client is untouched.
   www_fix "$UD/www"
+  # XPRA_PEEK_TIMEOUT_MS: xpra gives a new TCP connection 1 s to send its
+  # first bytes, else takes it for its own protocol and drops it when the
+  # HTTP request comes. Under load Chromium's requests (and its idle
+  # preconnects) came later: client.css was lost, the page measured a 0 px
+  # high desktop, and xpra refused the session (AssertionError in
+  # calculate_workarea): no canvas, 4 pages of 9 with 3 users at load 13.
   setsid env HOME="$UD/home" XDG_RUNTIME_DIR="$UD/run" XPRA_USER_CONF_DIRS="$UD/xpra-conf" \
+    XPRA_PEEK_TIMEOUT_MS=15000 \
     xpra start ":$D" --socket-dir="$UD/xpra-sock" --socket-dirs="$UD/xpra-sock" \
     --bind-tcp="127.0.0.1:$UWEB" --html="$UD/www" --daemon=no --mdns=no --pulseaudio=no \
     --notifications=no --webcam=no --speaker=off --microphone=off --clipboard=no \
