@@ -819,6 +819,11 @@ start_xpra() {
   # preconnects) came later: client.css was lost, the page measured a 0 px
   # high desktop, and xpra refused the session (AssertionError in
   # calculate_workarea): no canvas, 4 pages of 9 with 3 users at load 13.
+  # JOSM's window sits at (0, XPRA_TOP) on an X screen XPRA_TOP px taller
+  # than the window: the client centres a window at (0, 0) in the first
+  # browser's viewport (and keeps that place for every later browser), but
+  # leaves one elsewhere where it is, so the canvas is at page (1, 31) under
+  # the client's 30 px title bar whatever the viewport (>= W+2 x H+32).
   setsid env HOME="$UD/home" XDG_RUNTIME_DIR="$UD/run" XPRA_USER_CONF_DIRS="$UD/xpra-conf" \
     XPRA_PEEK_TIMEOUT_MS=15000 \
     xpra start ":$D" --socket-dir="$UD/xpra-sock" --socket-dirs="$UD/xpra-sock" \
