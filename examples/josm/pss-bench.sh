@@ -10,7 +10,8 @@
 # every user's URL (examples/josm/pageshot.py, all at once) after the page
 # is up and has stayed S seconds (default 20: xpra and noVNC allocate per
 # client); and again once the browsers have gone. Prints the three pss
-# outputs and one summary line per phase. The rig and the browsers are
+# outputs (PSS by process name on their stderr lines) and one summary line
+# per phase: PSS and private (USS) memory per user. The rig and the browsers are
 # stopped, and the temp dir removed, on exit, error and ^C.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -43,9 +44,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 summary() { # phase pss-file
-  awk -v phase="$1" '/^user=/ { split($4, a, "="); n++; s = s sprintf(" %.0f", a[2] / 1024) }
-    /^total/ { split($2, t, "="); printf "%s: total %.0f MiB, %.0f MiB per user (users:%s MiB)\n",
-      phase, t[2] / 1024, t[2] / 1024 / n, s }' "$2"
+  awk -v phase="$1" '
+    /^user=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+               n++; s = s sprintf(" %.0f", f["pss_kib"] / 1024) }
+    /^total/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); t[kv[1]] = kv[2] }
+               printf "%s: PSS total %.0f MiB, %.0f MiB per user (users:%s MiB); private %.0f MiB per user\n",
+                 phase, t["pss_kib"] / 1024, t["pss_kib"] / 1024 / n, s, t["uss_kib"] / 1024 / n }' "$2"
 }
 
 t0=$(date +%s.%N)

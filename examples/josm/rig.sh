@@ -28,8 +28,9 @@
 # x11vnc only lossless encodings (Hextile/RRE/Raw, no Tight), so the canvas
 # shows JOSM's pixels exactly. Stock noVNC asks for Tight with JPEG quality 6.
 # pss: one line per user with the summed PSS (KiB, /proc/PID/smaps_rollup) of
-# its server-side processes and their descendants, then a total line; the
-# breakdown by process name goes to stderr. docs/rig.md has the details.
+# its server-side processes and their descendants (and their private pages,
+# uss_kib), then a total line; the PSS by process name goes to stderr.
+# docs/rig.md has the details.
 #
 # Needs: Xvfb, josm, imagemagick (import), python3; novnc: x11vnc, websockify,
 # novnc (/usr/share/novnc); xpra: xpra (/usr/share/xpra/www), x11-utils
@@ -161,7 +162,7 @@ ours() { alive "$1" && [ "$(starttime "$1")" = "$2" ]; }
 # one recorded, with all its descendants (walk of /proc/*/stat parent links)
 # and, when it leads a process group, every member of the group (the josm
 # wrapper's java stays in it when the wrapper dies first): "pid starttime
-# comm" (tree) or "pid pss_kib comm" (pss).
+# comm" (tree) or "pid pss_kib uss_kib comm" (pss; uss: its private pages).
 procs() {
   python3 - "$@" <<'PY'
 import os, sys
@@ -200,10 +201,11 @@ for p in seen:
         continue
     try:
         with open("/proc/%d/smaps_rollup" % p) as f:
-            pss = next(int(l.split()[1]) for l in f if l.startswith("Pss:"))
-    except (OSError, StopIteration):
+            kib = dict((l.split(":")[0], int(l.split()[1])) for l in f if l.endswith("kB\n"))
+    except OSError:
         continue
-    print(p, pss, comm)
+    if "Pss" in kib:
+        print(p, kib["Pss"], kib.get("Private_Clean", 0) + kib.get("Private_Dirty", 0), comm)
 PY
 }
 
@@ -373,6 +375,7 @@ if [ "$CMD" = pss ]; then
     exit 3
   fi
   total=0
+  total_uss=0
   nproc_all=0
   for ((u = 1; u <= USERS; u++)); do
     ud=$STATE/u$u
@@ -381,25 +384,28 @@ if [ "$CMD" = pss ]; then
       while read -r name pid st; do recorded+=("$pid:$st"); done < "$ud/pids"
     fi
     sum=0
+    uss=0
     n=0
     declare -A by=()
     if [ ${#recorded[@]} -gt 0 ]; then
-      while read -r pid kib comm; do
+      while read -r pid kib ukib comm; do
         sum=$((sum + kib))
+        uss=$((uss + ukib))
         n=$((n + 1))
         by[$comm]=$(( ${by[$comm]:-0} + kib ))
       done < <(procs pss "${recorded[@]}")
     fi
-    printf 'user=%s display=:%s transport=%s pss_kib=%s processes=%s\n' \
-      "$u" "$(ustate "$ud" display)" "$TRANSPORT" "$sum" "$n"
+    printf 'user=%s display=:%s transport=%s pss_kib=%s processes=%s uss_kib=%s\n' \
+      "$u" "$(ustate "$ud" display)" "$TRANSPORT" "$sum" "$n" "$uss"
     detail=
     for comm in "${!by[@]}"; do detail+=" $comm=${by[$comm]}"; done
     say "user $u:$(tr ' ' '\n' <<< "$detail" | sort | tr '\n' ' ' | sed 's/ *$//') (KiB)"
     unset by
     total=$((total + sum))
+    total_uss=$((total_uss + uss))
     nproc_all=$((nproc_all + n))
   done
-  printf 'total pss_kib=%s processes=%s users=%s\n' "$total" "$nproc_all" "$USERS"
+  printf 'total pss_kib=%s processes=%s users=%s uss_kib=%s\n' "$total" "$nproc_all" "$USERS" "$total_uss"
   exit 0
 fi
 

@@ -82,9 +82,9 @@ for t in xpra novnc; do
   sed "s/^/   /" "$work/$t.pss"
   for i in 1 2; do
     check "$t: pss line for user $i" grep -Eq \
-      "^user=$i display=:$((base[$t] + i - 1)) transport=$t pss_kib=[1-9][0-9]* processes=[1-9]" "$work/$t.pss"
+      "^user=$i display=:$((base[$t] + i - 1)) transport=$t pss_kib=[1-9][0-9]* processes=[1-9][0-9]* uss_kib=[1-9][0-9]*$" "$work/$t.pss"
   done
-  check "$t: pss total" grep -Eq "^total pss_kib=[1-9][0-9]* processes=[1-9][0-9]* users=2$" "$work/$t.pss"
+  check "$t: pss total" grep -Eq "^total pss_kib=[1-9][0-9]* processes=[1-9][0-9]* users=2 uss_kib=[1-9][0-9]*$" "$work/$t.pss"
   check "$t: pss has 3 lines" [ "$(wc -l < "$work/$t.pss")" = 3 ]
 
   # each user: its own JOSM (java with its own josm.home, on its own display)
