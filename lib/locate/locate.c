@@ -55,15 +55,23 @@ static sc_rect rect_of(const sc_scenario *s, sc__ref r) {
   return (sc_rect){(int)floor(p.x), (int)floor(p.y), 1, 1};
 }
 
+/* Where l searches (its "within" region, or the whole guest: w = 0), and
+ * " within region ..." for messages into where ("" for the whole guest). */
+static sc_rect search_area(const sc_scenario *s, const sc__locator *l, char *where, size_t len) {
+  where[0] = '\0';
+  if (l->within < 0) return (sc_rect){0, 0, 0, 0};
+  sc_rect r = s->regions[l->within].r;
+  snprintf(where, len, " within region \"%s\" (%d,%d %dx%d)", s->regions[l->within].name, r.x,
+           r.y, r.w, r.h);
+  return r;
+}
+
 static int template_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
                           sc_match *m) {
   sc_match best[SC__LOC_SHOW];
-  sc_rect within = l->within >= 0 ? s->regions[l->within].r : (sc_rect){0, 0, 0, 0};
+  char where[128];
+  sc_rect within = search_area(s, l, where, sizeof where);
   const char *who = name_of(s, l->self);
-  char where[128] = "";
-  if (l->within >= 0)
-    snprintf(where, sizeof where, " within region \"%s\" (%d,%d %dx%d)", s->regions[l->within].name,
-             within.x, within.y, within.w, within.h);
   int n = sc_image_find(best, SC__LOC_SHOW, guest, l->tpl, within, l->tol, l->score);
   if (n == SC_ETOOBIG)
     return sc__err(SC_ELOCATE, "locator \"%s\": template %s matches almost anywhere%s; cut a "
@@ -89,12 +97,9 @@ static int template_place(const sc_scenario *s, const sc__locator *l, const sc_i
 static int text_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
                       sc_text_match *m) {
   sc_text_match best[SC__LOC_SHOW];
-  sc_rect within = l->within >= 0 ? s->regions[l->within].r : (sc_rect){0, 0, 0, 0};
+  char where[128];
+  sc_rect within = search_area(s, l, where, sizeof where);
   const char *who = name_of(s, l->self);
-  char where[128] = "";
-  if (l->within >= 0)
-    snprintf(where, sizeof where, " within region \"%s\" (%d,%d %dx%d)", s->regions[l->within].name,
-             within.x, within.y, within.w, within.h);
   int bad = 0;
   int n = sc_text_find(best, SC__LOC_SHOW, guest, within, l->gs, l->text, NULL, &bad);
   if (n < 0) return n;
