@@ -761,12 +761,10 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 # the server side, so the map can be read from the window itself (the root
 # shows nothing: xpra redirects every window with Composite). Only that
 # window, and only once JOSM has loaded the map and its progress dialog is
-# gone: xpra 3.1.3 died of a BadWindow a few seconds after that dialog closed
-# when windows were shown meanwhile (`show-all-windows` during the load: 3
-# servers of 12; mapping the main window during the load: 1 of about 40;
-# nothing shown: 0 of 6). The window must be managed by xpra (in its corral
-# window): a JOSM window on an X display whose xpra died is readable but
-# never reaches a browser.
+# gone: windows shown during the load made xpra's BadWindow death (see
+# start_xpra_retrying) more frequent (`show-all-windows`: 3 servers of 12).
+# The window must be managed by xpra (in its corral window): a JOSM window on
+# an X display whose xpra died is readable but never reaches a browser.
 XPRA_PID=
 XPRA_WID=
 LAST_INFO=-10
