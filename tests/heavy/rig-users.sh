@@ -10,6 +10,8 @@
 # option. Every rig it starts is stopped, and its temp dir removed, even on
 # failure. Displays: SC_E2E_RIG_XPRA_DISPLAY (71, 72) and
 # SC_E2E_RIG_NOVNC_DISPLAY (75, 76), apart from e2e/josm.sh's 47.
+# Label heavy (ctest -L heavy, not in scripts/test.sh): it starts several JOSM
+# servers; moved out of e2e after one start failed a CI run on this machine.
 set -euo pipefail
 root=${SC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 rig="$root/examples/josm/rig.sh"
