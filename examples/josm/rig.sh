@@ -578,7 +578,11 @@ record() { printf '%s %s %s\n' "$1" "$2" "$(starttime "$2")" >> "$PIDS"; check_s
 UPFX=
 fail() { # message; keeps a screenshot, the logs and their tails for diagnosis
   local shot=${TMPDIR:-/tmp}/stepcheck-rig-fail.$D.png logs=${TMPDIR:-/tmp}/stepcheck-rig-fail.$D.log f
-  if [ -S "/tmp/.X11-unix/X$D" ] && DISPLAY=":$D" import -silent -window "${CAPTURE_WIN:-root}" "$shot" 2>/dev/null \
+  # unix:N, never :N: when the Xvfb is gone (killed by a memory limit), Xlib
+  # falls back from :N to TCP port 6000+N, which is this rig's web port, and
+  # import then waits on websockify forever (seen by scripts/size.sh)
+  if [ -S "/tmp/.X11-unix/X$D" ] &&
+     DISPLAY="unix:$D" timeout 20 import -silent -window "${CAPTURE_WIN:-root}" "$shot" 2>/dev/null \
      && [ -s "$shot" ]; then
     say "${UPFX}screen at failure: $shot"
   fi
