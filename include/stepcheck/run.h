@@ -34,6 +34,10 @@ typedef struct sc_step_result {
   double idle_ms;         /**< time the polling backed off: the screen was at rest but
                                not yet as expected, so no capture was asked for (see
                                docs/design.md, "Pacing"); included in verified_ms */
+  int probes;             /**< canvas probes after the gesture (docs/design.md,
+                               "Probes"); 0 when the page's canvas cannot be read */
+  int probe_settled;      /**< the verdict's capture was proven settled by the probes
+                               around it (1), or by the capture before it (0) */
 } sc_step_result;
 
 /** Where a locator found its point or region for one user (docs/scenario.md,

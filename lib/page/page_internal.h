@@ -3,6 +3,7 @@
 #define SC_PAGE_INTERNAL_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "stepcheck/page.h"
 #include "browser/browser.h"
@@ -67,6 +68,11 @@ int sc__page_key_async(sc_page *p, const char *key, int repeat, sc__done_cb cb, 
 /* Clip screenshot (guest rect) with its own deadline (<= 0: the page's). */
 int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
                            double timeout_ms, sc__capture_cb cb, void *ud);
+/* The probe (probe.c): the probe hash of guest rect r of the canvas, read
+ * in the page. have = 0 (status 0) when the canvas cannot be read there;
+ * the runner then works from screenshots alone. */
+typedef void (*sc__probe_cb)(int status, const char *errmsg, int have, uint64_t hash, void *ud);
+int sc__page_probe_async(sc_page *p, sc_rect r, double timeout_ms, sc__probe_cb cb, void *ud);
 /* Open a page without blocking: *out is set at once (the caller's; free it
  * only after cb fired, or after the open failed synchronously); cb fires
  * when the canvas is there (0) or the open failed. */

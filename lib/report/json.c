@@ -32,8 +32,8 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
       json_decref(arts);
       arts = NULL;
     }
-  return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, "
-                   "s:o, s:o}",
+  return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:i, "
+                   "s:b, s:o, s:o, s:o}",
                    "step_id", sc__report_jstr(s->step_id),
                    "cycle", s->cycle,
                    "setup", s->setup != 0,
@@ -47,6 +47,8 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
                    "captures", s->captures,
                    "capture_ms", sc__report_jms(s->capture_ms),
                    "idle_ms", sc__report_jms(s->idle_ms),
+                   "probes", s->probes,
+                   "probe_settled", s->probe_settled != 0,
                    "scale_factor", json_real(s->scale_factor),
                    "scale_text", sc__report_jstr(s->scale_text),
                    "artifacts", arts);

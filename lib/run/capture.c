@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "image/canvas_hash.h"
 #include "locate/locate.h"
 #include "runner.h"
 
@@ -84,9 +85,20 @@ int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_capture
   return rc;
 }
 
+int sc__runner_probe(sc__runner *r, sc_rect clip, double until, sc__io_probed cb) {
+  double left = until - sc__now_ms();
+  r->io_asked_at = sc__now_ms();
+  int rc = r->io.probe(r->io.ctx, clip, (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, cb, r);
+  if (rc == 0) r->pending = 1;
+  return rc;
+}
+
 /* The settled capture: captures back to back until two in a row are
  * identical, or the deadline. */
 static void settle_next(sc__runner *r);
+static int settle_probing(const sc__runner *r);
+static void settle_probed_post(int status, const char *errmsg, int have, uint64_t h,
+                               void *ud);
 
 static void settle_finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
 
@@ -97,6 +109,10 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   int same = 0;
   int rc = sc__runner_reply(r, status, errmsg);
   if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
+  /* a new picture, between two probes: hashed now, while it is decoded */
+  if (rc == 0 && !same && settle_probing(r) && st->pre_ok &&
+      (rc = sc__frame_pixels(&st->f)) == 0)
+    st->fhash = sc__canvas_hash(st->f.img);
   /* held packed until the next capture (or whoever takes it) looks at it */
   if (rc == 0) rc = sc__frame_hold(&st->f);
   if (rc < 0) {
@@ -105,6 +121,12 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   }
   double now = sc__now_ms();
   if (!same) st->since = r->io_asked_at; /* a new picture: on screen since we asked, at most */
+  if (!same && settle_probing(r) && st->pre_ok && now < st->deadline) {
+    /* a settled canvas's? the probe after it says */
+    if ((rc = sc__runner_probe(r, st->clip, st->deadline, settle_probed_post)) < 0)
+      settle_finish(r, rc);
+    return;
+  }
   if (same && now - st->since >= st->quiet_ms) {
     settle_finish(r, 0);
     return;
@@ -123,9 +145,61 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   settle_next(r);
 }
 
-static void settle_next(sc__runner *r) {
+static void settle_capture(sc__runner *r) {
   int rc = sc__runner_capture(r, r->settle.clip, r->settle.deadline, settle_captured);
   if (rc < 0) settle_finish(r, rc);
+}
+
+/* Probes serve the two-in-a-row rule only (quiet_ms 0), on a page whose
+ * canvas can be read. */
+static int settle_probing(const sc__runner *r) {
+  return r->io.probe && !r->settle.no_probe && r->settle.quiet_ms <= 0;
+}
+
+static void settle_probed_pre(int status, const char *errmsg, int have, uint64_t h, void *ud) {
+  sc__runner *r = ud;
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc < 0) {
+    settle_finish(r, rc);
+    return;
+  }
+  r->settle.no_probe |= !have;
+  r->settle.pre_ok = have;
+  r->settle.pre = h;
+  settle_capture(r);
+}
+
+/* The probe after a capture that differed from the one before it: the
+ * canvas the same before and after, and the capture showing exactly it,
+ * is a screen at rest after one capture. Else the next capture, this
+ * probe being the one before it. */
+static void settle_probed_post(int status, const char *errmsg, int have, uint64_t h,
+                               void *ud) {
+  sc__runner *r = ud;
+  sc__settle *st = &r->settle;
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc < 0) {
+    settle_finish(r, rc);
+    return;
+  }
+  st->no_probe |= !have;
+  if (have && st->pre_ok && st->pre == h && st->fhash == h) {
+    settle_finish(r, 0);
+    return;
+  }
+  st->pre_ok = have;
+  st->pre = h;
+  settle_capture(r);
+}
+
+static void settle_next(sc__runner *r) {
+  r->settle.pre_ok = 0;
+  if (settle_probing(r)) {
+    int rc = sc__runner_probe(r, r->settle.clip, r->settle.deadline, settle_probed_pre);
+    if (rc < 0) settle_finish(r, rc);
+    return;
+  }
+  settle_capture(r);
 }
 
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
@@ -143,6 +217,7 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->done = done;
   st->quiet_ms = 0;
   st->since = 0;
+  st->no_probe = 0;
   settle_next(r);
 }
 
@@ -155,6 +230,7 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
   st->done = done;
   st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
   st->since = 0;
+  st->no_probe = 0;
   settle_next(r);
 }
 

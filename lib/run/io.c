@@ -35,8 +35,12 @@ static int p_guest(void *ctx, sc__io_done cb, void *ud) {
   return sc__page_guest_check_async(ctx, cb, ud);
 }
 
+static int p_probe(void *ctx, sc_rect r, double timeout_ms, sc__io_probed cb, void *ud) {
+  return sc__page_probe_async(ctx, r, timeout_ms, cb, ud);
+}
+
 sc__runner_io sc__runner_page_io(sc_page *p) {
-  sc__runner_io io = {p_move,  p_click, p_notch,  p_key, p_capture,
-                      p_decode, p_timer, p_cancel, p_guest, p};
+  sc__runner_io io = {p_move,  p_click, p_notch,  p_key,   p_capture, p_decode,
+                      p_timer, p_cancel, p_guest, p_probe, p};
   return io;
 }

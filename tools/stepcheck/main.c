@@ -34,9 +34,13 @@ static const char k_usage[] =
     "configuration error, 3 browser or infrastructure error\n";
 
 int main(int argc, char **argv) {
-  /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too. */
+  /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too;
+   * SC_DEBUG=noprobe: screenshots alone (with other words: also the rest). */
   const char *dbg = getenv("SC_DEBUG");
-  if (dbg && *dbg) sc_set_debug(SC_DEBUG_LWS | (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0));
+  if (dbg && *dbg)
+    sc_set_debug((strcmp(dbg, "noprobe") ? SC_DEBUG_LWS : 0) |
+                 (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
+                 (strstr(dbg, "noprobe") ? SC_DEBUG_NO_PROBE : 0));
   if (argc < 2) {
     fputs(k_usage, stderr);
     return EXIT_USAGE;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "image/canvas_hash.h"
 #include "run/runner.h"
 #include "stepcheck.h"
 
@@ -70,10 +71,12 @@ static void schedule(world *w, double from) {
 typedef struct event {
   double at;
   uint64_t id;
-  int kind; /* 0 done, 1 captured, 2 tick */
+  int kind; /* 0 done, 1 captured, 2 tick, 3 probed */
   sc__io_done done;
   sc__io_captured captured;
   sc__io_tick tick;
+  sc__io_probed probed;
+  sc_rect clip; /* a probe: what it reads */
   void *ud;
   double asked; /* a capture: when it was asked for */
   int live;
@@ -86,15 +89,19 @@ static uint64_t g_next_id = 1;
 static event *post(double at, int kind, void *cb, void *ud) {
   for (int i = 0; i < 256; i++)
     if (!g_ev[i].live) {
-      g_ev[i] = (event){at, g_next_id++, kind, NULL, NULL, NULL, ud, g_t, 1, &g_w, 0};
+      g_ev[i] = (event){at, g_next_id++, kind, NULL, NULL, NULL, NULL, {0, 0, 0, 0}, ud, g_t, 1,
+                        &g_w, 0};
       if (kind == 0) g_ev[i].done = (sc__io_done)cb;
       if (kind == 1) g_ev[i].captured = (sc__io_captured)cb;
       if (kind == 2) g_ev[i].tick = (sc__io_tick)cb;
+      if (kind == 3) g_ev[i].probed = (sc__io_probed)cb;
       return &g_ev[i];
     }
   fail_msg("fake loop: too many events");
   return NULL;
 }
+
+static void probe_reply(const event *e);
 
 /* Run events in time order until none is left (or `limit` on the clock). */
 static void run_loop(double limit) {
@@ -115,6 +122,8 @@ static void run_loop(double limit) {
     } else if (e.kind == 1) {
       char id = screen_at(e.world, e.asked + CAP / 2);
       e.captured(0, NULL, &id, 1, e.ud);
+    } else if (e.kind == 3) {
+      probe_reply(&e);
     } else {
       e.tick(e.ud);
     }
@@ -161,6 +170,7 @@ static int f_key(void *ctx, const char *key, int repeat, sc__io_done cb, void *u
 /* Memory: while a capture is on its way, the runner holds no decoded
  * pixels (at-rest pair, before, last capture, snapshots: all packed). */
 static int g_held_checks, g_held_checks_failed;
+static int g_captures; /* every capture asked for */
 static void check_held(const sc__runner *r) {
   g_held_checks++;
   int bad = r->settle.f.img || r->sm.before.img || r->sm.cur.img || r->sm.prev.img || r->last.img;
@@ -173,6 +183,7 @@ static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__i
   world *w = world_of(ctx);
   (void)clip, (void)fast;
   if (ud == &g_r) check_held(&g_r);
+  g_captures++;
   double at = thawed(g_t + CAP);
   if (at > g_t + timeout_ms) { /* the capture's own deadline comes first */
     event *e = post(g_t + timeout_ms, 1, (void *)cb, ud);
@@ -203,12 +214,10 @@ static int f_guest(void *ctx, sc__io_done cb, void *ud) {
 }
 /* Frame id -> picture: 'A' black; other letters paint a block whose size
  * grows with the letter, so every frame differs from every other. */
-static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
-  (void)ctx, (void)len;
-  g_t += g_decode_ms;
+static int paint(sc_image **out, char id, sc_rect clip, int overlay) {
   int rc = sc_image_new(out, clip.w, clip.h);
   if (rc) return rc;
-  int side = raw[0] == 'A' ? 0 : 2 + (raw[0] - 'A') * 2;
+  int side = id == 'A' ? 0 : 2 + (id - 'A') * 2;
   for (int y = 0; y < clip.h; y++)
     for (int x = 0; x < clip.w; x++) {
       uint8_t *p = (*out)->px + (size_t)y * (*out)->stride + (size_t)x * 4;
@@ -216,7 +225,42 @@ static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_r
       p[0] = p[1] = p[2] = in ? 255 : 0;
       p[3] = 255;
     }
+  if (overlay) (*out)->px[0] = 77; /* the page shows something over the canvas */
   return 0;
+}
+
+/* Screenshots show the canvas, or with g_overlay something over it too. */
+static int g_overlay;
+static int f_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
+  (void)ctx, (void)len;
+  g_t += g_decode_ms;
+  return paint(out, raw[0], clip, g_overlay);
+}
+
+/* The probe: PROBE ms, reads the canvas half-way through, answers its
+ * hash as the page would. g_probe_none: the canvas cannot be read;
+ * g_probe_blind: the canvas never changes (the change is above it). */
+#define PROBE 5.0
+static int g_probe_none, g_probe_blind, g_probes;
+static int f_probe(void *ctx, sc_rect r, double timeout_ms, sc__io_probed cb, void *ud) {
+  (void)timeout_ms;
+  g_probes++;
+  event *e = post(thawed(g_t + PROBE), 3, (void *)cb, ud);
+  e->world = world_of(ctx);
+  e->clip = r;
+  return 0;
+}
+static void probe_reply(const event *e) {
+  if (g_probe_none) {
+    e->probed(0, NULL, 0, 0, e->ud);
+    return;
+  }
+  sc_image *img = NULL;
+  char id = g_probe_blind ? 'A' : screen_at(e->world, e->asked + PROBE / 2);
+  assert_int_equal(paint(&img, id, e->clip, 0), 0);
+  uint64_t h = sc__canvas_hash(img);
+  sc_image_free(img);
+  e->probed(0, NULL, 1, h, e->ud);
 }
 
 static sc_region g_regions[] = {{"r", {0, 0, W, H}}};
@@ -227,7 +271,7 @@ static sc_scenario g_s;
 static sc_run_result g_rr;
 
 static const sc__runner_io k_io = {f_move,   f_click, f_notch,  f_key,   f_capture,
-                                   f_decode, f_timer, f_cancel, f_guest, NULL};
+                                   f_decode, f_timer, f_cancel, f_guest, NULL, NULL};
 
 static void runner_init(sc__runner *r, sc_run_result *rr) {
   memset(r, 0, sizeof *r);
@@ -250,6 +294,8 @@ static int setup(void **st) {
   g_guest_gone_at = 0;
   g_guest_checks = 0;
   g_held_checks = g_held_checks_failed = 0;
+  g_captures = g_probes = 0;
+  g_overlay = g_probe_none = g_probe_blind = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
   g_s.regions = g_regions;
@@ -795,6 +841,150 @@ static void users_interleave_on_one_loop(void **st) {
   g_s.nsteps = 2;
 }
 
+/* ---- probes: the canvas's hash read in the page around each capture ---- */
+
+static void probes_on(void) { g_r.io.probe = f_probe; }
+
+/* The app shows K 100 ms after the click. The canvas held still across a
+ * capture that shows exactly it: the verdict needs one capture of K, not
+ * two; probes in the pauses take the place of captures. */
+static void a_probe_bracket_settles_on_one_capture(void **st) {
+  (void)st;
+  probes_on();
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->probe_settled, 1);
+  /* one capture that saw nothing yet, one that saw K: the verdict */
+  assert_int_equal(res->captures, 2);
+  assert_true(res->probes > res->captures);
+  /* K shows at click + 100: the capture that judged it saw it */
+  assert_true(res->first_change_ms >= 100 + CAP / 2);
+  assert_true(res->verified_ms == res->first_change_ms + PROBE);
+  /* the at-rest capture before the click: one capture between two probes */
+  assert_int_equal(g_captures, 3);
+}
+
+/* Sabotage: the screenshot is not the canvas (the page shows something over
+ * it). The probes prove nothing about such a screen: the verdict needs two
+ * identical captures, as without probes. */
+static void a_screen_other_than_the_canvas_needs_two_captures(void **st) {
+  (void)st;
+  probes_on();
+  g_overlay = 1;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->probe_settled, 0);
+  assert_true(res->captures >= 3);
+  assert_true(res->verified_ms >= res->first_change_ms + CAP);
+}
+
+/* Sabotage: B, C, D, E follow each other every 40 ms (one capture's time),
+ * then the screen rests on E. "changed" holds on every one of them; the
+ * canvas differs across every capture until E, so the verdict is on E. */
+static void no_verdict_while_the_canvas_changes_across_the_capture(void **st) {
+  (void)st;
+  probes_on();
+  g_w.after = "BCDE";
+  g_w.delay = 50;
+  g_w.gap = 40;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->probe_settled, 1);
+  /* E from +170: the verdict capture saw the screen after that */
+  assert_true(res->verified_ms - CAP / 2 >= 170);
+}
+
+/* Sabotage of the bracket: B, C, D 26 ms apart. One capture sees C and the
+ * probe after it still reads C, but the probe before it read B: the canvas
+ * changed across the capture, which is then no verdict even though it
+ * shows the canvas. The verdict is on D. */
+static void a_capture_the_canvas_changed_across_is_not_settled(void **st) {
+  (void)st;
+  probes_on();
+  g_w.after = "BCD";
+  g_w.delay = 100;
+  g_w.gap = 26;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  /* the verdict capture looked at the screen after D showed */
+  assert_true(res->verified_ms - PROBE - CAP / 2 >= 100 + 2 * 26);
+}
+
+/* Sabotage of the trigger: the change happens where the probe cannot see
+ * it (the canvas stays A). Screenshots are still taken at least every
+ * SC__BACKOFF_MAX_MS, see K, and settle it by two identical captures. */
+static void a_change_the_probe_misses_is_seen_by_screenshots(void **st) {
+  (void)st;
+  probes_on();
+  g_probe_blind = 1;
+  g_w.after = "K";
+  g_w.delay = 600;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->probe_settled, 0);
+  assert_true(res->first_change_ms >= 600);
+  assert_true(res->first_change_ms <= 600 + SC__BACKOFF_MAX_MS + 2 * CAP + 2 * PROBE);
+}
+
+/* ... and when nothing changes at all, the step times out with the reason
+ * of the last screenshot, having polled less and less. */
+static void nothing_happens_with_probes_times_out(void **st) {
+  (void)st;
+  probes_on();
+  g_steps[0].timeout_ms = 2000;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "unchanged"));
+  assert_true(res->idle_ms > 1000);
+  /* a screenshot at least every 250 ms, not back to back */
+  assert_true(res->captures >= 2000 / (SC__BACKOFF_MAX_MS + CAP + PROBE) - 1);
+  assert_true(res->captures <= 2000 / SC__BACKOFF_MAX_MS + 2);
+}
+
+/* A page whose canvas cannot be read (WebGL, cross-origin pixels): the
+ * first probe says so and the step runs on screenshots alone. */
+static void an_unreadable_canvas_falls_back_to_screenshots(void **st) {
+  (void)st;
+  probes_on();
+  g_probe_none = 1;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->probe_settled, 0);
+  assert_int_equal(res->probes, 1);
+  assert_true(res->verified_ms >= res->first_change_ms + CAP);
+}
+
+/* The next step's at-rest capture: the canvas still shows the last
+ * capture's pixels, so no screenshot is taken before the gesture. */
+static void a_step_starts_from_the_last_capture_without_a_screenshot(void **st) {
+  (void)st;
+  probes_on();
+  g_w.after = "K";
+  g_w.delay = 10;
+  assert_true(step(0, 1)->passed);
+  int caps = g_captures;
+  g_w.after = "L";
+  const sc_step_result *res = step(1, 1);
+  assert_true(res->passed);
+  assert_int_equal(g_captures - caps, res->captures); /* none before the click */
+  /* sabotage: the screen moved during the settle wait: then it is not the
+   * at-rest capture, and a screenshot is taken */
+  g_w.after = "M";
+  sc__runner_step_once(&g_r, &g_steps[0], 0, 1);
+  g_w.ch[g_w.nch++] = (change){g_t + 100, 'Z'};
+  caps = g_captures;
+  run_loop(1e12);
+  res = g_rr.results[g_rr.nresults - 1];
+  assert_true(res->passed);
+  assert_true(g_captures - caps > res->captures);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(change_is_timed_from_the_first_input, setup, teardown),
@@ -824,6 +1014,20 @@ int main(void) {
       cmocka_unit_test_setup_teardown(a_change_undone_during_a_back_off_does_not_pass, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(users_interleave_on_one_loop, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_probe_bracket_settles_on_one_capture, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_screen_other_than_the_canvas_needs_two_captures, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(no_verdict_while_the_canvas_changes_across_the_capture,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(a_capture_the_canvas_changed_across_is_not_settled, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(a_change_the_probe_misses_is_seen_by_screenshots, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(nothing_happens_with_probes_times_out, setup, teardown),
+      cmocka_unit_test_setup_teardown(an_unreadable_canvas_falls_back_to_screenshots, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(a_step_starts_from_the_last_capture_without_a_screenshot,
+                                      setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
