@@ -106,13 +106,13 @@ SC_EXTERN void sc_free(void *p);
 /** Debug output on stderr, flags ORed (default 0: silent). */
 #define SC_DEBUG_LWS 1u /**< libwebsockets' errors and warnings */
 #define SC_DEBUG_CDP 2u /**< every CDP message, one JSON line each (fixtures/cdp format) */
-#define SC_DEBUG_NO_PROBE 4u /**< runners made from now on judge from screenshots alone,
-                                 without in-page canvas probes (0.2.0's way; to compare) */
+#define SC_DEBUG_PROBE 4u /**< experimental: runners (and browsers launched) from now on
+                              use in-page canvas probes (docs/design.md, "Probes") */
 /**
  * Set the debug flags for connections made from now on. Process-wide; the
  * library reads no environment variable (the CLI maps SC_DEBUG=1 to
- * SC_DEBUG_LWS, SC_DEBUG=cdp to both flags, and adds SC_DEBUG_NO_PROBE when
- * SC_DEBUG contains "noprobe"). Safe from any thread.
+ * SC_DEBUG_LWS, SC_DEBUG=cdp to both flags, and adds SC_DEBUG_PROBE when
+ * SC_DEBUG contains "probe"). Safe from any thread.
  */
 SC_EXTERN void sc_set_debug(unsigned flags);
 

@@ -15,6 +15,7 @@
 
 #include "browser_priv.h"
 #include "core/core.h"
+#include "core/debug.h"
 
 extern char **environ;
 
@@ -44,10 +45,6 @@ const char *const sc__chromium_flags[] = {
      * during a screenshot (3 and 2 of 5 runs here; 0 of 10 without), taking
      * every user of that browser down with one page (docs/design.md). */
     "--password-store=basic",
-    /* The probe (lib/page/probe.c) frees its last ImageData with a young-
-     * generation GC under a name no page uses: without it, each renderer
-     * kept up to ~30 MiB of dead probe buffers (+1.4 ms per probe). */
-    "--js-flags=--expose-gc-as=__stepcheck_gc",
     NULL,
 };
 
@@ -108,6 +105,11 @@ static char **build_argv(const char *exe, const char *profile, const char *const
   }
   /* Chromium's sandbox refuses to run as root. */
   if (geteuid() == 0) argv[n++] = "--no-sandbox";
+  /* With probes (experimental, SC_DEBUG_PROBE): each probe frees its
+   * ImageData with a young-generation GC under a name no page uses
+   * (lib/page/probe.c); without it a renderer kept up to ~30 MiB of dead
+   * probe buffers. */
+  if (sc__debug() & SC_DEBUG_PROBE) argv[n++] = "--js-flags=--expose-gc-as=__stepcheck_gc";
   for (size_t i = 0; extra && extra[i]; i++) argv[n++] = (char *)extra[i];
   argv[n++] = "about:blank";
   argv[n] = NULL;

@@ -21,7 +21,8 @@
  * generation GC, which frees the previous probe's buffer (measured on the
  * map app, 200 probes of 1 MP: renderer peak +10 MiB instead of +27, 1.4 ms
  * more per probe). In browsers we attached to, the name is not there and
- * the probe works the same, with more memory. */
+ * the probe works the same, with more memory. Probes are experimental and
+ * off unless SC_DEBUG_PROBE is set (docs/design.md, "Probes"). */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,6 @@
  * rect in canvas pixels. Mirrors sc__canvas_hash word for word. */
 static const char k_probe[] =
     "(function(x0,y0,w0,h0,rx,ry,rw,rh){"
-    "if(typeof __stepcheck_gc==='function')__stepcheck_gc({type:'minor'});"
     "var cs=document.querySelectorAll('canvas'),c=null;"
     "for(var i=0;i<cs.length;i++){var e=cs[i],b=e.getBoundingClientRect();"
     "if(Math.abs(b.left-x0)<0.01&&Math.abs(b.top-y0)<0.01&&e.width===w0&&e.height===h0){"
@@ -44,6 +44,7 @@ static const char k_probe[] =
     "a=0x811c9dc5|0,h=0x9747b28c|0,w;"
     "for(var k=0;k<n;k++){w=u[k];a=Math.imul(a^w,0x01000193);h=Math.imul(h^w,0x5bd1e995);"
     "h^=h>>>15;}"
+    "d=u=null;if(typeof __stepcheck_gc==='function')__stepcheck_gc({type:'minor'});"
     "return [a>>>0,h>>>0];})(%.17g,%.17g,%d,%d,%d,%d,%d,%d)";
 
 typedef struct probe {

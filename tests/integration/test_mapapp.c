@@ -69,7 +69,9 @@ static const sc_step_result *find(const sc_run_result *r, int cycle, const char 
 
 static void seven_steps_pass_for_ten_cycles(void **st) {
   (void)st;
+  sc_set_debug(SC_DEBUG_PROBE); /* the experimental probes, on a real page */
   sc_run_result *r = run(NULL, 10);
+  sc_set_debug(0);
   assert_int_equal(r->steps_failed, 0);
   int cycle_passes = 0;
   for (size_t i = 0; i < r->nresults; i++) cycle_passes += !r->results[i]->setup && r->results[i]->passed;
@@ -98,29 +100,41 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
   sc_run_result_free(r);
 }
 
+/* These two sabotages run twice: on screenshots alone (the default) and
+ * with the experimental probes, which must not let them pass either. */
 static void ignored_clicks_fail_selection(void **st) {
   (void)st;
-  sc_run_result *r = run("ignore-clicks", 1);
-  const sc_step_result *x = find(r, 1, "select-a");
-  assert_false(x->passed);
-  assert_non_null(strstr(x->reason, "unchanged"));
-  assert_false(find(r, 1, "hide-layer")->passed);
-  assert_false(r->passed);
-  sc_run_result_free(r);
+  for (int probes = 0; probes < 2; probes++) {
+    sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
+    sc_run_result *r = run("ignore-clicks", 1);
+    sc_set_debug(0);
+    const sc_step_result *x = find(r, 1, "select-a");
+    assert_false(x->passed);
+    assert_non_null(strstr(x->reason, "unchanged"));
+    assert_true(probes ? x->probes > 0 : x->probes == 0);
+    assert_false(find(r, 1, "hide-layer")->passed);
+    assert_false(r->passed);
+    sc_run_result_free(r);
+  }
 }
 
 static void zoom_by_four_fails_with_the_factor(void **st) {
   (void)st;
-  sc_run_result *r = run("zoom=4", 1);
-  const sc_step_result *x = find(r, 1, "zoom-in");
-  assert_false(x->passed);
-  assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
-  assert_true(near(x->scale_factor, 1.0 / 64, 0.01));
-  x = find(r, 1, "zoom-out");
-  assert_false(x->passed);
-  assert_non_null(strstr(x->reason, "(want x8.0000)"));
-  assert_true(near(x->scale_factor, 64.0, 0.01));
-  sc_run_result_free(r);
+  for (int probes = 0; probes < 2; probes++) {
+    sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
+    sc_run_result *r = run("zoom=4", 1);
+    sc_set_debug(0);
+    const sc_step_result *x = find(r, 1, "zoom-in");
+    assert_false(x->passed);
+    assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
+    assert_true(near(x->scale_factor, 1.0 / 64, 0.01));
+    assert_true(probes ? x->probes > 0 : x->probes == 0);
+    x = find(r, 1, "zoom-out");
+    assert_false(x->passed);
+    assert_non_null(strstr(x->reason, "(want x8.0000)"));
+    assert_true(near(x->scale_factor, 64.0, 0.01));
+    sc_run_result_free(r);
+  }
 }
 
 static void reversed_wheel_fails_both_zooms(void **st) {

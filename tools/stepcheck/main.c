@@ -35,12 +35,13 @@ static const char k_usage[] =
 
 int main(int argc, char **argv) {
   /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too;
-   * SC_DEBUG=noprobe: screenshots alone (with other words: also the rest). */
+   * SC_DEBUG=probe: the experimental in-page probes (with other words: also
+   * the rest). */
   const char *dbg = getenv("SC_DEBUG");
   if (dbg && *dbg)
-    sc_set_debug((strcmp(dbg, "noprobe") ? SC_DEBUG_LWS : 0) |
+    sc_set_debug((strcmp(dbg, "probe") ? SC_DEBUG_LWS : 0) |
                  (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
-                 (strstr(dbg, "noprobe") ? SC_DEBUG_NO_PROBE : 0));
+                 (strstr(dbg, "probe") ? SC_DEBUG_PROBE : 0));
   if (argc < 2) {
     fputs(k_usage, stderr);
     return EXIT_USAGE;
