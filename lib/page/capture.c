@@ -5,11 +5,10 @@
 #include "core/core.h"
 #include "page_internal.h"
 
-static int check_clip(const sc_page *p, sc_rect clip) {
-  if (clip.w <= 0 || clip.h <= 0 || clip.x < 0 || clip.y < 0 || clip.x + clip.w > p->cw ||
-      clip.y + clip.h > p->ch)
-    return sc__err(SC_EINVAL, "capture: region %d,%d %dx%d outside the %dx%d canvas", clip.x,
-                   clip.y, clip.w, clip.h, p->cw, p->ch);
+int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what) {
+  if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > p->cw || r.y + r.h > p->ch)
+    return sc__err(SC_EINVAL, "%s: region %d,%d %dx%d outside the %dx%d canvas", what, r.x, r.y,
+                   r.w, r.h, p->cw, p->ch);
   return 0;
 }
 
@@ -37,7 +36,7 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
                            double timeout_ms, sc__capture_cb cb, void *ud) {
   int rc = sc__page_check(p, "capture");
   if (rc < 0) return rc;
-  rc = check_clip(p, clip);
+  rc = sc__page_check_rect(p, clip, "capture");
   if (rc < 0) return rc;
   json_t *params = json_pack(
       "{s:s, s:{s:f, s:f, s:f, s:f, s:f}, s:b, s:b, s:b}", "format", "png", "clip", "x",

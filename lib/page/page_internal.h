@@ -68,6 +68,9 @@ int sc__page_key_async(sc_page *p, const char *key, int repeat, sc__done_cb cb, 
 /* Clip screenshot (guest rect) with its own deadline (<= 0: the page's). */
 int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
                            double timeout_ms, sc__capture_cb cb, void *ud);
+/* SC_EINVAL ("WHAT: region ... outside the WxH canvas") unless guest rect r
+ * lies inside the canvas (capture.c). */
+int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what);
 /* The probe (probe.c): the probe hash of guest rect r of the canvas, read
  * in the page. have = 0 (status 0) when the canvas cannot be read there;
  * the runner then works from screenshots alone. */

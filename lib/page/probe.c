@@ -81,9 +81,7 @@ static void probe_reply(int status, json_t *res, const char *errmsg, void *ud) {
 int sc__page_probe_async(sc_page *p, sc_rect r, double timeout_ms, sc__probe_cb cb, void *ud) {
   int rc = sc__page_check(p, "probe");
   if (rc < 0) return rc;
-  if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > p->cw || r.y + r.h > p->ch)
-    return sc__err(SC_EINVAL, "probe: region %d,%d %dx%d outside the %dx%d canvas", r.x, r.y,
-                   r.w, r.h, p->cw, p->ch);
+  if ((rc = sc__page_check_rect(p, r, "probe")) < 0) return rc;
   char *expr = sc__asprintf(k_probe, p->cx, p->cy, p->cw, p->ch, r.x, r.y, r.w, r.h);
   probe *pr = sc__malloc(sizeof *pr);
   json_t *params = expr ? json_pack("{s:s, s:b}", "expression", expr, "returnByValue", 1) : NULL;
