@@ -76,19 +76,21 @@ int sc__runner_reply(sc__runner *r, int status, const char *errmsg) {
   return 0;
 }
 
-int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb) {
-  double left = until - sc__now_ms();
+/* A request's own deadline: what is left until `until`, plus the grace. */
+static double io_deadline(sc__runner *r, double until) {
   r->io_asked_at = sc__now_ms();
-  int rc = r->io.capture(r->io.ctx, clip, r->fast_capture,
-                         (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, cb, r);
+  double left = until - r->io_asked_at;
+  return (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS;
+}
+
+int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb) {
+  int rc = r->io.capture(r->io.ctx, clip, r->fast_capture, io_deadline(r, until), cb, r);
   if (rc == 0) r->pending = 1;
   return rc;
 }
 
 int sc__runner_probe(sc__runner *r, sc_rect clip, double until, sc__io_probed cb) {
-  double left = until - sc__now_ms();
-  r->io_asked_at = sc__now_ms();
-  int rc = r->io.probe(r->io.ctx, clip, (left > 0 ? left : 0) + SC__CAPTURE_GRACE_MS, cb, r);
+  int rc = r->io.probe(r->io.ctx, clip, io_deadline(r, until), cb, r);
   if (rc == 0) r->pending = 1;
   return rc;
 }

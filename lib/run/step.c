@@ -428,6 +428,14 @@ static void timed_out(sc__runner *r, size_t first_bad) {
   finish(r, 0);
 }
 
+/* The time ran out between captures: the reason as of the last one. */
+static void out_of_time(sc__runner *r) {
+  int all;
+  size_t first_bad;
+  tally(&r->sm, &all, &first_bad);
+  if (!stalled(r)) timed_out(r, first_bad);
+}
+
 /* Ask for the next poll: right away while the screen moves; when it is at
  * rest but not yet right, after a back-off that grows with how long it has
  * been at rest (never past the timeout, which the capture then meets). */
@@ -601,10 +609,7 @@ static void probed_pre(int status, const char *errmsg, int have, uint64_t h, voi
   if (probe_took(r, have, h) && sc__frame_has(&sm->cur) && sm->p_cur_ok && h == sm->p_cur &&
       now - sm->cap_done_at < SC__BACKOFF_MAX_MS) {
     if (now - sm->t0 >= sm->st->timeout_ms) {
-      int all;
-      size_t first_bad;
-      tally(sm, &all, &first_bad);
-      if (!stalled(r)) timed_out(r, first_bad);
+      out_of_time(r);
       return;
     }
     sm->probe_fresh = 0;
@@ -632,10 +637,7 @@ static void probed_post(int status, const char *errmsg, int have, uint64_t h, vo
     return;
   }
   if (sm->last_t >= sm->st->timeout_ms) {
-    int all;
-    size_t first_bad;
-    tally(sm, &all, &first_bad);
-    if (!stalled(r)) timed_out(r, first_bad);
+    out_of_time(r);
     return;
   }
   pace(r, sm->cur_same || held);
