@@ -15,6 +15,11 @@
 //
 //   node multi.js --users N --mode browsers|contexts --out FILE
 //        [--cycles 3] [--warmup 1] [--executable PATH] [--scenario F] [--url U]
+//        [--verify screenshots|none|one]
+// --verify none sends the same gestures with the same pacing and takes no
+// screenshot at all; one takes a single screenshot per step (user.js,
+// floorStep): the browser CPU every driver pays per step, whatever it
+// verifies with. Their steps count as passed without being verified.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -24,11 +29,12 @@ const { loadScenario, User } = require('./user');
 const ROOT = path.resolve(__dirname, '../..');
 
 // One user: a context of its own, the setup steps, then `cycles` cycles.
-async function runUser(browser, sc, url, cycles, name) {
+async function runUser(browser, sc, url, cycles, name, floor) {
   const out = { user_name: name, error: null, results: [] };
   const ctx = await browser.newContext({ viewport: { width: sc.j.viewport.width, height: sc.j.viewport.height }, deviceScaleFactor: 1 });
   try {
     const u = new User(await ctx.newPage(), sc);
+    u.floor = floor;
     await u.open(url);
     const one = async (st, cycle) => {
       const started = Date.now();
@@ -51,12 +57,14 @@ async function runUser(browser, sc, url, cycles, name) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2), {
-    users: 1, mode: 'contexts', cycles: 3, warmup: 1, out: '', executable: '',
+    users: 1, mode: 'contexts', verify: 'screenshots', cycles: 3, warmup: 1, out: '', executable: '',
     scenario: path.join(ROOT, 'fixtures/mapapp/seven-steps.json'),
     url: 'file://' + path.join(ROOT, 'fixtures/mapapp/index.html') + '?delay=0',
   });
   if (!o.out) throw new Error('--out FILE is required');
   if (o.mode !== 'browsers' && o.mode !== 'contexts') throw new Error(`--mode ${o.mode}: browsers or contexts`);
+  if (!['screenshots', 'none', 'one'].includes(o.verify)) throw new Error(`--verify ${o.verify}: screenshots, none or one`);
+  const floor = o.verify === 'screenshots' ? null : o.verify;
   const sc = loadScenario(o.scenario);
   const browsers = [];
   const t0 = Date.now();
@@ -67,14 +75,14 @@ async function main() {
       browsers.push(await launch(o.executable || undefined));
       notePids();
     }
-    const warm = o.warmup > 0 ? await runUser(browsers[0], sc, o.url, o.warmup, 'warm-up') : null;
+    const warm = o.warmup > 0 ? await runUser(browsers[0], sc, o.url, o.warmup, 'warm-up', floor) : null;
     if (warm && warm.error) throw new Error(`warm-up: ${warm.error}`);
     const started = Date.now();
     const users = await Promise.all(Array.from({ length: o.users }, (_, i) =>
-      runUser(browsers[o.mode === 'browsers' ? i : 0], sc, o.url, o.cycles, `user-${i + 1}`)));
+      runUser(browsers[o.mode === 'browsers' ? i : 0], sc, o.url, o.cycles, `user-${i + 1}`, floor)));
     const all = users.flatMap((u) => u.results);
     report = {
-      tool: `playwright-core ${require('playwright-core/package.json').version}`, mode: o.mode,
+      tool: `playwright-core ${require('playwright-core/package.json').version}`, mode: o.mode, verify: o.verify,
       browser: `${o.executable || process.env.SC_CHROMIUM || '/usr/bin/chromium'} ${browsers[0].version()}`,
       browsers: nb, url: o.url, cycles: o.cycles, started_unix_ms: started, ended_unix_ms: Date.now(),
       launch_and_warmup_ms: started - t0,

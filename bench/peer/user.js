@@ -12,6 +12,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 
 const POLL_MS = 150;
+const FLOOR_MS = 400; // --verify none|one: time given to each step's gesture to be drawn
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 // The parts of a scenario the peer needs, resolved as docs/scenario.md says.
@@ -165,20 +166,44 @@ class User {
   // does, park the pointer, hash the watched regions, send the gesture, then
   // check right away and every POLL_MS until every hash differs.
   // verified = first input sent -> reply of the screenshot that passed.
+  //
+  // With this.floor set (multi.js --verify none|one) the step is not
+  // verified: the gesture is sent with the same pacing, the step waits
+  // FLOOR_MS, and with 'one' takes a single screenshot of the bounding box
+  // of its watched regions (all regions for a step without a gesture). What
+  // the browser then spends per step is the floor every driver pays: the
+  // app's own work, the input and the compositor's frames ('none'), plus the
+  // least exact evidence a verdict can rest on ('one').
+  async floorStep(st, t0) {
+    await sleep(FLOOR_MS);
+    let captures = 0;
+    if (this.floor === 'one') {
+      const names = st.watch.length && st.action.kind !== 'none' ? st.watch : Object.keys(this.sc.regions);
+      const rs = names.map((n) => this.sc.regions[n]);
+      const x0 = Math.min(...rs.map((r) => r.x)), y0 = Math.min(...rs.map((r) => r.y));
+      const x1 = Math.max(...rs.map((r) => r.x + r.w)), y1 = Math.max(...rs.map((r) => r.y + r.h));
+      await this.page.screenshot({ clip: { x: this.cv.x + x0, y: this.cv.y + y0, width: x1 - x0, height: y1 - y0 } });
+      captures = 1;
+    }
+    return { passed: true, verified: NaN, gesture: performance.now() - t0, captures };
+  }
+
   async step(st) {
     const { page, sc } = this;
+    if (this.floor && st.action.kind === 'none') return this.floorStep(st, performance.now());
     let until = this.lastGestureEnd ? this.lastGestureEnd + st.settle_ms : 0;
     const a = st.action;
     if (a.kind === 'click' && this.lastClick && Math.abs(a.at[0] - this.lastClick[0]) < 8 && Math.abs(a.at[1] - this.lastClick[1]) < 8)
       until = Math.max(until, this.lastClickAt + sc.input.double_click_ms + 1);
     await sleep(until - performance.now());
     if (st.park && sc.park) { const [x, y] = this.css(sc.park); await page.mouse.move(x, y); }
-    const before = await this.hashes(st.watch);
+    const before = this.floor ? null : await this.hashes(st.watch);
     const t0 = performance.now();
     await this.gesture(a);
     const t1 = performance.now();
     this.lastGestureEnd = t1;
     if (a.kind === 'click') { this.lastClick = a.at; this.lastClickAt = t1; }
+    if (this.floor) return this.floorStep(st, t0);
     let passed = false, verified = -1, captures = 0;
     if (a.kind === 'none') {
       // No gesture (a setup step such as "ready"): nothing can change
