@@ -82,6 +82,31 @@ int sc__frame_crop(sc_image **out, const sc__frame *f, sc_rect r) {
   return sc_image_crop(out, img, s);
 }
 
+int sc__frame_compose(sc_image **out, const sc__frame *under, const sc__frame *over, sc_rect r) {
+  int rc = sc__frame_crop(out, under, r);
+  if (rc != 0 || !sc__frame_has(over)) return rc;
+  int x0 = r.x > over->clip.x ? r.x : over->clip.x;
+  int y0 = r.y > over->clip.y ? r.y : over->clip.y;
+  int x1 = r.x + r.w < over->clip.x + over->clip.w ? r.x + r.w : over->clip.x + over->clip.w;
+  int y1 = r.y + r.h < over->clip.y + over->clip.h ? r.y + r.h : over->clip.y + over->clip.h;
+  if (x1 <= x0 || y1 <= y0) return 0;
+  sc_rect in = {x0, y0, x1 - x0, y1 - y0};
+  const sc_image *img;
+  sc_image *tmp;
+  sc_rect sub;
+  rc = sc__frame_view(over, in, &img, &sub, &tmp);
+  if (rc != 0) {
+    sc_image_free(*out);
+    *out = NULL;
+    return rc;
+  }
+  for (int y = 0; y < in.h; y++)
+    memcpy((*out)->px + (size_t)(in.y - r.y + y) * (*out)->stride + (size_t)(in.x - r.x) * 4,
+           img->px + (size_t)(sub.y + y) * img->stride + (size_t)sub.x * 4, (size_t)in.w * 4);
+  sc_image_free(tmp);
+  return 0;
+}
+
 int sc__frame_diff(size_t *n, sc_image **diff, const sc__frame *a, const sc__frame *b, sc_rect r,
                    const sc_diff_options *o) {
   const sc_image *ia, *ib;

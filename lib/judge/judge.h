@@ -105,6 +105,10 @@ int sc__judge_expect(sc__verdict *v, const sc_step *step, size_t ei, const sc__j
 /* Guest rect r of f as a new image (the caller's). 0; -1 when r is not in
  * f; negative sc_error. */
 int sc__frame_crop(sc_image **out, const sc__frame *f, sc_rect r);
+/* Guest rect r as last seen: r of under (which must cover it), with the
+ * part of r that over covers taken from over (over may be empty). *out is
+ * new. 0; -1 when r is not inside under (no message); negative sc_error. */
+int sc__frame_compose(sc_image **out, const sc__frame *under, const sc__frame *over, sc_rect r);
 /* sc_image_diff over guest rect r of frames a and b (decoded or packed):
  * *n differing pixels, *diff the diff image when diff is not NULL. 0; -1
  * when r is not in both; negative sc_error. */

@@ -204,6 +204,23 @@ static void settle_next(sc__runner *r) {
   settle_capture(r);
 }
 
+static int covers(sc_rect a, sc_rect b) {
+  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
+}
+
+void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
+  *out = r->last;
+  r->last = (sc__frame){0};
+  if (!sc__frame_has(out) || covers(out->clip, clip)) return;
+  const sc__frame *start = sc__runner_snap_get(r, "start");
+  sc_image *img = NULL;
+  if (start && covers(start->clip, clip) && sc__frame_compose(&img, start, out, clip) == 0) {
+    sc__frame_free(out);
+    out->img = img;
+    out->clip = clip;
+  }
+}
+
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
                        const sc__frame *seed) {
   sc__settle *st = &r->settle;

@@ -185,6 +185,8 @@ struct sc__runner {
   sc__settle settle;
   sc__frame last;             /* the last step's last capture, until the next
                                  step's at-rest capture has used it */
+  int last_is_drift;          /* last is the drift check's capture, at rest,
+                                 pointer parked, nothing sent since */
   uint64_t timer;             /* a pending timer of ours, 0 none */
   void (*timer_fn)(sc__runner *r);  /* what it runs */
   void (*after_park)(sc__runner *r);
@@ -236,6 +238,13 @@ void sc__runner_fail(sc__runner *r, int rc);
 
 /* Free everything the runner holds (not the result, not the page). */
 void sc__runner_clear(sc__runner *r);
+
+/* The seed of an at-rest pair over clip, taken out of r->last (left
+ * empty): the last capture when it covers clip; else, when the cycle's
+ * "start" covers clip, clip as last seen: start with the last capture over
+ * it (a change since that neither shows costs the second capture, as with
+ * no seed). May be left empty. */
+void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip);
 
 /* Internal parts of the machine, one file each. seed: an earlier capture
  * that covers clip (or NULL); when the first capture shows its pixels, the

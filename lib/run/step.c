@@ -208,8 +208,8 @@ static void pre_probed(int status, const char *errmsg, int have, uint64_t h, voi
 static void pre_settle(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   if (sm->U.w > 0) {
-    sc__frame seed = r->last;
-    r->last = (sc__frame){0};
+    sc__frame seed;
+    sc__runner_seed(r, &seed, sm->U);
     sc__runner_settle(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_done, &seed);
     sc__frame_free(&seed);
     return;

@@ -97,6 +97,8 @@ static void start_taken(sc__runner *r, int rc) {
     end(r, rc);
     return;
   }
+  /* At rest: the first step's at-rest pair may begin from it. */
+  if (rc == 0) sc__frame_move(&r->last, &r->settle.f);
   sc__frame_free(&r->settle.f);
   r->phase = SC__PH_STEPS;
   r->idx = 0;
@@ -138,7 +140,8 @@ static void drift_taken(sc__runner *r, int rc) {
   }
   const sc__frame *start = sc__runner_snap_get(r, "start");
   const sc__frame *f = &r->settle.f;
-  int comparable = rc == 0 && start;
+  int at_rest = rc == 0;
+  int comparable = at_rest && start;
   rc = 0;
   size_t n = s->ndrift ? s->ndrift : s->nregions;
   for (size_t i = 0; i < n && rc == 0; i++) {
@@ -151,8 +154,10 @@ static void drift_taken(sc__runner *r, int rc) {
     else if ((long)diff > s->drift_max_pixels)
       rc = sc__result_drift(r->rr, r->cycle, reg->name, (long)diff);
   }
-  if (rc == 0) /* the next cycle's start may begin from it */
+  if (rc == 0) { /* the next cycle's start may begin from it, or be it */
     sc__frame_move(&r->last, &r->settle.f);
+    r->last_is_drift = at_rest;
+  }
   sc__frame_free(&r->settle.f);
   if (rc < 0) {
     end(r, rc);
@@ -164,8 +169,8 @@ static void drift_taken(sc__runner *r, int rc) {
 }
 
 static void take_drift(sc__runner *r) {
-  sc__frame seed = r->last;
-  r->last = (sc__frame){0};
+  sc__frame seed;
+  sc__runner_seed(r, &seed, all_regions(r->s));
   sc__runner_settle(r, all_regions(r->s), sc__now_ms() + SC__REST_WAIT_MS, drift_taken, &seed);
   sc__frame_free(&seed);
 }
@@ -223,6 +228,16 @@ static void next(sc__runner *r) {
     if (r->cycle == 1) r->first_cycle_at = sc__now_ms();
     if (r->duration_ms > 0) r->rr->cycles = r->cycle;
     sc__runner_snaps_clear(r);
+    if (r->last_is_drift && !relocating(r) && sc__frame_has(&r->last)) {
+      /* The drift check's capture was taken at rest, with the pointer
+       * parked, over the regions "start" covers, and nothing was sent to
+       * the page since: it is this cycle's start as it stands. */
+      r->last_is_drift = 0;
+      sc__frame_move(&r->settle.f, &r->last);
+      start_taken(r, 0);
+      return;
+    }
+    r->last_is_drift = 0;
     park_then(r, relocating(r) ? relocate_then_start : take_start);
     return;
   case SC__PH_STEPS:

@@ -34,7 +34,7 @@ typedef struct change {
   char id;
 } change;
 typedef struct world {
-  change ch[64];
+  change ch[512];
   int nch;
   double click_at[8];
   double click_end[8];
@@ -212,16 +212,22 @@ static int f_guest(void *ctx, sc__io_done cb, void *ud) {
   if (g_guest_gone_at > 0 && g_t >= g_guest_gone_at) e->status = SC_EGEOMETRY;
   return 0;
 }
-/* Frame id -> picture: 'A' black; other letters paint a block whose size
- * grows with the letter, so every frame differs from every other. */
+/* Frame id -> picture of guest rect clip: 'A' black; other capitals paint
+ * a block at guest (10, 10) whose size grows with the letter, so every
+ * frame differs from every other; a small letter is its capital plus a
+ * block at guest (60, 10) (in the right half only). */
 static int paint(sc_image **out, char id, sc_rect clip, int overlay) {
   int rc = sc_image_new(out, clip.w, clip.h);
   if (rc) return rc;
+  int right = id >= 'a' && id <= 'z';
+  if (right) id = (char)(id - 'a' + 'A');
   int side = id == 'A' ? 0 : 2 + (id - 'A') * 2;
   for (int y = 0; y < clip.h; y++)
     for (int x = 0; x < clip.w; x++) {
       uint8_t *p = (*out)->px + (size_t)y * (*out)->stride + (size_t)x * 4;
-      int in = x >= 10 && x < 10 + side && y >= 10 && y < 10 + side;
+      int gx = clip.x + x, gy = clip.y + y;
+      int in = gx >= 10 && gx < 10 + side && gy >= 10 && gy < 10 + side;
+      in |= right && gx >= 60 && gx < 68 && gy >= 10 && gy < 18;
       p[0] = p[1] = p[2] = in ? 255 : 0;
       p[3] = 255;
     }
@@ -750,6 +756,121 @@ static void a_step_starts_from_the_last_capture(void **st) {
   assert_true(g_w.click_at[2] == settle_end + 1 + 2 * CAP);
 }
 
+/* A cycle's start is the drift check's capture when that was taken at rest
+ * (pointer parked, nothing sent since): no capture of its own, and the
+ * first step's at-rest pair begins from it. Each step's at-rest pair begins
+ * from the last capture; so from cycle 1's last verdict to cycle 2's first
+ * click: drift 1 capture, start 0, first step 1 (it was 1 + 1 + 2). The
+ * restore to "start" still passes on it. Sabotage: a screen that does not
+ * come to rest at the cycle's end gives no drift capture to start from, so
+ * there is no "start" and the restore fails for want of it. */
+static int g_caps_at_c1_end = -1, g_caps_to_c2_click = -1, g_restless_after_c1 = 0;
+static void cycle_hook(sc__runner *r, const sc_step_result *res, void *ud) {
+  (void)r, (void)ud;
+  if (!strcmp(res->step_id, "first")) g_w.after = "A";
+  if (!strcmp(res->step_id, "second")) g_w.after = "K";
+  if (res->cycle == 1 && !strcmp(res->step_id, "second")) {
+    g_caps_at_c1_end = g_captures;
+    if (g_restless_after_c1)
+      for (int i = 0; i < 400; i++) g_w.ch[g_w.nch++] = (change){g_t + 30.0 * i, (char)('B' + i % 20)};
+  }
+  if (res->cycle == 2 && !strcmp(res->step_id, "first"))
+    g_caps_to_c2_click = g_captures - res->captures - g_caps_at_c1_end;
+}
+
+static void run_two_cycles_with_drift(int restless) {
+  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "start"};
+  g_steps[1].expect = &eq;
+  g_steps[1].action.at = (sc_point){60, 20};
+  replan();
+  g_s.drift = SC_DRIFT_WARN;
+  g_s.drift_max_pixels = 0;
+  g_w.after = "K";
+  g_w.delay = 10;
+  g_r.cycles = 2;
+  g_r.on_step = cycle_hook;
+  g_restless_after_c1 = restless;
+  assert_int_equal(sc__runner_start(&g_r), 0);
+  run_loop(1e12);
+  assert_int_equal(g_r.phase, SC__PH_DONE);
+  assert_int_equal(g_rr.nresults, 4);
+  g_steps[1].expect = &g_changed;
+  g_s.drift = SC_DRIFT_OFF;
+}
+
+static void a_cycle_starts_from_the_drift_check(void **st) {
+  (void)st;
+  run_two_cycles_with_drift(0);
+  for (int i = 0; i < 4; i++)
+    if (!g_rr.results[i]->passed) fail_msg("%d: %s", i, g_rr.results[i]->reason);
+  assert_int_equal(g_rr.ndrift, 0);
+  assert_int_equal(g_caps_to_c2_click, 2);
+}
+
+static void a_restless_cycle_end_gives_no_start(void **st) {
+  (void)st;
+  run_two_cycles_with_drift(1);
+  assert_true(g_rr.results[1]->passed); /* cycle 1 */
+  assert_false(g_rr.results[3]->passed);
+  assert_non_null(strstr(g_rr.results[3]->reason, "no snapshot start"));
+}
+
+/* When the last capture does not cover a step's regions, the first of its
+ * at-rest pair is what was last seen there: the cycle's start with the last
+ * capture over it. Two regions: "first" watches the left half (A -> K),
+ * "second" both halves: the left half was last seen in first's capture,
+ * the right half at the start, and one capture proves the screen at rest.
+ * Sabotage: the right half changes after the start where no capture saw it
+ * (k: K plus a block on the right): the composed seed does not match, and
+ * the at-rest pair takes its second capture. */
+static sc_region g_halves[] = {{"a", {0, 0, 50, H}}, {"b", {50, 0, 50, H}}};
+static int g_right_changes;
+static void halves_hook(sc__runner *r, const sc_step_result *res, void *ud) {
+  (void)r, (void)ud;
+  if (strcmp(res->step_id, "first") != 0) return;
+  g_w.after = "M";
+  if (g_right_changes) g_w.ch[g_w.nch++] = (change){g_t + 100, 'k'};
+}
+
+static void run_halves(int right_changes) {
+  sc_expect left = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1, .min_pixels = 1};
+  sc_expect both[2] = {left, {.kind = SC_EXPECT_STABLE, .region = 1, .threshold = 0}};
+  g_s.regions = g_halves;
+  g_s.nregions = 2;
+  g_steps[0].expect = &left;
+  g_steps[1].expect = both;
+  g_steps[1].nexpect = 2;
+  g_steps[1].action.at = (sc_point){60, 20};
+  replan();
+  g_w.after = "K";
+  g_w.delay = 10;
+  g_right_changes = right_changes;
+  g_r.on_step = halves_hook;
+  assert_int_equal(sc__runner_start(&g_r), 0);
+  run_loop(1e12);
+  assert_int_equal(g_r.phase, SC__PH_DONE);
+  assert_int_equal(g_rr.nresults, 2);
+  for (int i = 0; i < 2; i++)
+    if (!g_rr.results[i]->passed) fail_msg("%d: %s", i, g_rr.results[i]->reason);
+  g_s.regions = g_regions;
+  g_s.nregions = 1;
+  g_steps[0].expect = g_steps[1].expect = &g_changed;
+  g_steps[1].nexpect = 1;
+}
+
+static void a_step_starts_from_what_was_last_seen(void **st) {
+  (void)st;
+  run_halves(0);
+  /* settle 300 ms after the click's reply, park (1 ms), one capture */
+  assert_true(g_w.click_at[1] == g_w.click_end[0] + 300 + 1 + CAP);
+}
+
+static void a_change_nobody_saw_needs_the_second_capture(void **st) {
+  (void)st;
+  run_halves(1);
+  assert_true(g_w.click_at[1] == g_w.click_end[0] + 300 + 1 + 2 * CAP);
+}
+
 /* Pacing: a step that sees nothing for its whole 8 s backs off to one poll
  * per SC__BACKOFF_MAX_MS + a capture, instead of ~200 back to back, and
  * says so in idle_ms. */
@@ -1008,6 +1129,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(failure_images_show_what_was_compared, setup, teardown),
       cmocka_unit_test_setup_teardown(snapshots_are_packed_between_steps, setup, teardown),
       cmocka_unit_test_setup_teardown(a_step_starts_from_the_last_capture, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_cycle_starts_from_the_drift_check, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_step_starts_from_what_was_last_seen, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_change_nobody_saw_needs_the_second_capture, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(a_restless_cycle_end_gives_no_start, setup, teardown),
       cmocka_unit_test_setup_teardown(a_still_screen_is_polled_less_and_less, setup, teardown),
       cmocka_unit_test_setup_teardown(a_late_change_is_seen_soon_after_it_happens, setup,
                                       teardown),
