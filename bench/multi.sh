@@ -3,7 +3,7 @@
 # peers, side by side in one run, on the fixture map app.
 #
 #   bench/multi.sh [--cycles C] [--users "1 4 8 16"] [--search "2 3 6 12"]
-#                  [--max-users M] [--timeout S] [--out DIR]
+#                  [--max-users M] [--timeout S] [--out DIR] [--floor]
 #
 # For every N of --users, one after the other on the same machine:
 #   stepcheck    stepcheck run seven-steps.json --users N --cycles C --warmup 1
@@ -13,7 +13,10 @@
 #                N contexts;
 #   pw-browsers  peer (a): bench/peer/multi.js --mode browsers, one browser
 #                per user (the reference work's way);
-# both peers on the binary stepcheck picks. stepcheck alone also runs the
+# both peers on the binary stepcheck picks. With --floor, for every N of
+# --users also peer (b) with --verify none and --verify one (pw-floor-none,
+# pw-floor-one): the same gestures and pacing unverified, with no
+# screenshot or one per step: the CPU per step every driver pays. stepcheck alone also runs the
 # counts of --search, and past the largest count 24 32 48 64 96 128 while
 # the previous count was healthy, up to --max-users: the largest count this
 # machine holds with the quality bar.
@@ -32,6 +35,7 @@ USERS="1 4 8 16"
 SEARCH="2 3 6 12"
 MAX_USERS=64
 TIMEOUT=900
+FLOOR=0
 OUT="$ROOT/out/bench-multi"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,7 +45,8 @@ while [ $# -gt 0 ]; do
     --max-users) MAX_USERS=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --floor) FLOOR=1; shift ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "multi.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -162,6 +167,10 @@ run_peer() {
   measure "pw-$1" "$2" node "$PEER/multi.js" --users "$2" --mode "$1" --cycles "$CYCLES" \
     --warmup 1 --executable "$EXE" --out "$OUT/runs/pw-$1-n$2.report.json"
 }
+run_floor() {
+  measure "pw-floor-$1" "$2" node "$PEER/multi.js" --users "$2" --mode contexts --verify "$1" \
+    --cycles "$CYCLES" --warmup 1 --executable "$EXE" --out "$OUT/runs/pw-floor-$1-n$2.report.json"
+}
 healthy() {
   node -e 'const r = require(process.argv[1]); process.exit(r.levels && r.levels[0] && r.levels[0].healthy ? 0 : 1)' \
     "$OUT/runs/stepcheck-n$1.report.json" 2>/dev/null
@@ -172,7 +181,10 @@ counts=$(printf '%s\n' $USERS $SEARCH | sort -n | uniq)
 last=0
 for n in $counts; do
   run_stepcheck "$n"
-  case " $USERS " in *" $n "*) run_peer contexts "$n"; run_peer browsers "$n" ;; esac
+  case " $USERS " in *" $n "*)
+    run_peer contexts "$n"; run_peer browsers "$n"
+    if [ "$FLOOR" = 1 ]; then run_floor none "$n"; run_floor one "$n"; fi ;;
+  esac
   last=$n
 done
 # Past the largest count, while stepcheck stays healthy.

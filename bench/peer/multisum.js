@@ -209,4 +209,19 @@ for (const n of NS) {
   say(`  N=${n}: CPU per verified step, stepcheck + browsers ${f1(s.cpu_all)} ms <= 1/3 of peer b's ${f1(b.cpu_all)} (${f1(b.cpu_all / 3)}): ${verdict(s.cpu_all <= b.cpu_all / 3)} (ratio ${f2(s.cpu_all / b.cpu_all)})`);
 }
 say(`  >= 16 users held with the quality bar: largest healthy ${held || 'none'}: ${verdict(held >= 16)}`);
+
+// multi.sh --floor: peer (b)'s gestures unverified, with no screenshot or
+// one per step. CPU per step = the tree's CPU over every step of the run.
+const floorRows = NS.map((n) => [n, load('pw-floor-none', n), load('pw-floor-one', n)]).filter(([, a, b]) => a && b && a.rep && b.rep);
+if (floorRows.length) {
+  say();
+  say('Floor (peer (b)\'s gestures and pacing, not verified; CPU of driver + browsers per step):');
+  for (const [n, none, one] of floorRows) {
+    const s = rows.stepcheck[n], b = rows['pw-contexts'][n];
+    const goal = b && b.rep ? b.cpu_all / 3 : NaN;
+    say(`  N=${n}: no screenshot ${f1(none.cpu_all)} ms (browsers ${f1(none.cpu_all - none.cpu_drv)}), one screenshot ${f1(one.cpu_all)} ms (browsers ${f1(one.cpu_all - one.cpu_drv)}); ` +
+      `goal 1/3 of peer b ${f1(goal)} ms; stepcheck ${s && s.rep ? f1(s.cpu_all) : '-'} ms; ` +
+      `goal below the one-screenshot floor: ${Number.isFinite(goal) ? (goal < one.cpu_all ? 'yes' : 'no') : '-'}`);
+  }
+}
 console.log(out.join('\n'));
