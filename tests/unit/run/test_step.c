@@ -605,6 +605,15 @@ static void no_snapshot_survives_into_the_next_cycle(void **st) {
   g_steps[1].expect = &g_changed;
 }
 
+/* "second" clicks away from "first" (no double-click wait) and must show
+ * "start" again; eq is where its expectation lives. */
+static void second_back_to_start(sc_expect *eq) {
+  *eq = (sc_expect){.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "start"};
+  g_steps[1].expect = eq;
+  g_steps[1].action.at = (sc_point){60, 20};
+  replan();
+}
+
 /* The readiness gate: a client still painting (A, then C 400 ms later)
  * must not become the run's "start". With the gate the start is C and a
  * step that comes back to it passes; without it (ready_quiet_ms 0, the
@@ -615,10 +624,8 @@ static void back_to_c(sc__runner *r, const sc_step_result *res, void *ud) {
 }
 
 static int run_half_painted(double quiet_ms) {
-  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "start"};
-  g_steps[1].expect = &eq;
-  g_steps[1].action.at = (sc_point){60, 20};
-  replan();
+  sc_expect eq;
+  second_back_to_start(&eq);
   g_s.ready_quiet_ms = quiet_ms;
   g_w.nch = 0;
   g_w.ch[g_w.nch++] = (change){g_t + 400, 'C'};
@@ -779,10 +786,8 @@ static void cycle_hook(sc__runner *r, const sc_step_result *res, void *ud) {
 }
 
 static void run_two_cycles_with_drift(int restless) {
-  sc_expect eq = {.kind = SC_EXPECT_EQUALS, .region = 0, .threshold = 0, .snapshot = "start"};
-  g_steps[1].expect = &eq;
-  g_steps[1].action.at = (sc_point){60, 20};
-  replan();
+  sc_expect eq;
+  second_back_to_start(&eq);
   g_s.drift = SC_DRIFT_WARN;
   g_s.drift_max_pixels = 0;
   g_w.after = "K";
