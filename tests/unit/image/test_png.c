@@ -2,6 +2,7 @@
  * fixtures/png/make-fixtures.py, hostile files, limits, allocation failure. */
 #include "testutil.h"
 
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,88 @@ static void round_trip(void **st) {
   sc_image_free(img);
 }
 
+/* An 8-bit RGB PNG of w x h from rgb (3 bytes a pixel), written by libpng
+ * with the given filter and interlacing, into a malloc'd buffer. */
+typedef struct membuf {
+  unsigned char *p;
+  size_t n, cap;
+} membuf;
+static void mem_write(png_structp png, png_bytep data, png_size_t len) {
+  membuf *m = png_get_io_ptr(png);
+  if (m->n + len > m->cap) {
+    m->cap = (m->n + len) * 2;
+    m->p = realloc(m->p, m->cap);
+    assert_non_null(m->p);
+  }
+  memcpy(m->p + m->n, data, len);
+  m->n += len;
+}
+static void mem_flush(png_structp png) { (void)png; }
+
+static membuf encode_rgb(const unsigned char *rgb, int w, int h, int filter, int interlace) {
+  membuf m = {0};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png_create_info_struct(png);
+  assert_non_null(png);
+  assert_non_null(info);
+  if (setjmp(png_jmpbuf(png))) fail_msg("libpng could not write the test image");
+  png_set_write_fn(png, &m, mem_write, mem_flush);
+  png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
+               interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter(png, 0, filter);
+  png_set_compression_level(png, 1);
+  png_write_info(png, info);
+  png_bytep *rows = malloc((size_t)h * sizeof *rows);
+  assert_non_null(rows);
+  for (int y = 0; y < h; y++) rows[y] = (png_bytep)rgb + (size_t)y * (size_t)w * 3;
+  png_write_image(png, rows);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(rows);
+  return m;
+}
+
+/* Chromium's captures are 8-bit RGB, one filter ("Up"), not interlaced; the
+ * decoder widens their rows to RGBA itself (a fast path, pixel i read before
+ * it is overwritten). Every width that exercises its loop and its last
+ * pixel, under every filter and interlaced (libpng's own path), must give
+ * exactly the pixels written, with alpha 255. */
+static void rgb_rows_are_widened_exactly(void **st) {
+  (void)st;
+  static const int widths[] = {1, 2, 3, 4, 5, 16, 17, 333};
+  static const int filters[] = {PNG_FILTER_NONE, PNG_FILTER_UP, PNG_FILTER_SUB, PNG_FILTER_PAETH,
+                                PNG_ALL_FILTERS};
+  uint32_t seed = 12345;
+  for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+    for (int h = 1; h <= 3; h += 2)
+      for (size_t fi = 0; fi < sizeof filters / sizeof *filters; fi++)
+        for (int il = 0; il < 2; il++) {
+          int w = widths[wi];
+          unsigned char *rgb = malloc((size_t)w * (size_t)h * 3);
+          assert_non_null(rgb);
+          for (size_t i = 0; i < (size_t)w * (size_t)h * 3; i++) {
+            seed = seed * 1103515245u + 12345u;
+            rgb[i] = (unsigned char)(seed >> 16);
+          }
+          membuf m = encode_rgb(rgb, w, h, filters[fi], il);
+          sc_image *img = NULL;
+          assert_int_equal(sc_image_decode_png(&img, m.p, m.n, NULL), 0);
+          assert_int_equal(img->width, w);
+          assert_int_equal(img->height, h);
+          for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+              const unsigned char *p = rgb + ((size_t)y * (size_t)w + (size_t)x) * 3;
+              if (sc_image_pixel(img, x, y) != rgba(p[0], p[1], p[2], 255))
+                fail_msg("%dx%d filter %d interlace %d: (%d,%d) %08x", w, h, filters[fi], il, x,
+                         y, sc_image_pixel(img, x, y));
+            }
+          sc_image_free(img);
+          free(m.p);
+          free(rgb);
+        }
+}
+
 /* Fail the n-th allocation for every n until the call succeeds: always an
  * error (ENOMEM), never a crash, never a leak. */
 static void alloc_failure_decode(void **st) {
@@ -348,6 +431,7 @@ int main(void) {
       cmocka_unit_test(checksums_can_be_skipped),
       cmocka_unit_test(prefixes_and_flips),
       cmocka_unit_test(round_trip),
+      cmocka_unit_test(rgb_rows_are_widened_exactly),
       cmocka_unit_test(alloc_failure_decode),
       cmocka_unit_test(alloc_failure_encode),
   };
