@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Per-step verified_ms on REAL JOSM (examples/josm/rig.sh: Xvfb, JOSM,
-# x11vnc, noVNC), stepcheck vs the playwright-core peer, same rig, same run.
+# x11vnc, noVNC, or Xpra's HTML5 client), stepcheck vs the playwright-core
+# peer, same rig, same run.
 #
-#   bench/josm.sh [--cycles K] [--out DIR] [--display N]
+#   bench/josm.sh [--cycles K] [--out DIR] [--display N] [--transport novnc|xpra]
 #
 # Defaults: 20 cycles of examples/josm/josm-1600.json, DIR out/bench-josm/,
-# display 57 (VNC port 5957, web port 6057). Builds bench_steps in
+# display 57 (VNC port 5957, web port 6057), transport novnc. Builds bench_steps in
 # build-bench/ and installs playwright-core when missing, as bench/run.sh does.
 #
 # Each tool gets a freshly started JOSM (rig.sh start, state dir under a
@@ -16,7 +17,9 @@
 # from the X display itself (lossless, not through noVNC) and hashed; the two
 # hashes are compared and the result is printed (a mismatch is reported, the
 # numbers are still printed). The same hash after each run shows whether the
-# run left JOSM as it found it.
+# run left JOSM as it found it. (On xpra they are read from JOSM's own X
+# window, which the rig names in its state: xpra's root window shows
+# nothing.)
 #
 # Output: DIR/steps.txt, DIR/steps-peer.txt (raw, stderr in *.err: one line
 # per step), DIR/machine.txt, DIR/summary.txt (also on stdout). JOSM has no
@@ -30,16 +33,19 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CYCLES=20
 OUT="$ROOT/out/bench-josm"
 DISPLAY_NUM=57
+TRANSPORT=novnc
 while [ $# -gt 0 ]; do
   case "$1" in
     --cycles) CYCLES=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --display) DISPLAY_NUM=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --transport) TRANSPORT=$2; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "josm.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 [[ "$CYCLES" =~ ^[1-9][0-9]*$ ]] || { echo "josm.sh: --cycles must be a positive number" >&2; exit 2; }
+case "$TRANSPORT" in novnc|xpra) ;; *) echo "josm.sh: --transport must be novnc or xpra (got '$TRANSPORT')" >&2; exit 2 ;; esac
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 BUILD="$ROOT/build-bench"
@@ -84,18 +90,21 @@ rm -f "$OUT"/steps*.txt "$OUT"/steps*.err
 
 {
   machine_facts "$ROOT" "$PEER"
-  echo "josm=\"$(dpkg-query -W -f '${Version}' josm 2>/dev/null || echo '?')\" rig=\"rig.sh start --display $DISPLAY_NUM (stock noVNC: lossy Tight/JPEG)\" cycles=$CYCLES"
+  if [ "$TRANSPORT" = novnc ]; then how="stock noVNC: lossy Tight/JPEG"; else how="xpra $(dpkg-query -W -f '${Version}' xpra 2>/dev/null || echo '?') HTML5 client"; fi
+  echo "josm=\"$(dpkg-query -W -f '${Version}' josm 2>/dev/null || echo '?')\" rig=\"rig.sh start --display $DISPLAY_NUM --transport $TRANSPORT ($how)\" cycles=$CYCLES"
 } > "$OUT/machine.txt"
 
 # Hash of the map, Tags and Selection areas (josm.json's drift regions) read
-# from the X display, once two reads 0.3 s apart agree (5 tries).
+# from JOSM's X window (the root window on novnc, where JOSM sits at 0,0),
+# once two reads 0.3 s apart agree (5 tries).
 screen_hash() {
-  local prev="" h r x y w h2
+  local prev="" h r x y w h2 win
+  win=$(sed -n 's/^capture_win=//p' "$STATE/u1/user.state" 2>/dev/null | head -n 1)
   for _ in 1 2 3 4 5; do
     h=""
     for r in 39,64,1225,813 1272,234,323,180 1272,450,323,180; do
       IFS=, read -r x y w h2 <<< "$r"
-      h="$h$(DISPLAY=":$DISPLAY_NUM" import -silent -window root -crop "${w}x${h2}+${x}+${y}" +repage \
+      h="$h$(DISPLAY=":$DISPLAY_NUM" import -silent -window "${win:-root}" -crop "${w}x${h2}+${x}+${y}" +repage \
         -depth 8 rgb:- | sha1sum | cut -c1-12)"
     done
     [ "$h" = "$prev" ] && break
@@ -109,9 +118,9 @@ screen_hash() {
 declare -A START END RC
 bench() {
   local name=$1; shift
-  echo "== rig start (display :$DISPLAY_NUM)" >&2
+  echo "== rig start (display :$DISPLAY_NUM, $TRANSPORT)" >&2
   local url
-  url=$("$RIG" start --display "$DISPLAY_NUM" --state "$STATE" 2> "$OUT/$name.rig.log") ||
+  url=$("$RIG" start --display "$DISPLAY_NUM" --transport "$TRANSPORT" --state "$STATE" 2> "$OUT/$name.rig.log") ||
     { cat "$OUT/$name.rig.log" >&2; exit 1; }
   START[$name]=$(screen_hash)
   echo "== $name: $* --url $url" >&2

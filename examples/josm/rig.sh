@@ -927,6 +927,8 @@ start_user() { # user
   UOSM=$UD/$(basename "$OSM")
   cp -- "$OSM" "$UOSM" || fail "cannot copy $OSM"
   if [ "$TRANSPORT" = novnc ]; then start_novnc; else start_xpra_retrying; fi
+  # the X window that shows JOSM (root on novnc), for readers of the state
+  echo "capture_win=$CAPTURE_WIN" >> "$UD/user.state"
   if [ "$USERS" = 1 ]; then
     say "JOSM map drawn $((SECONDS - T0)) s after start; display :$D, state $STATE"
   else
