@@ -852,6 +852,7 @@ start_xpra() {
     --notifications=no --webcam=no --speaker=off --microphone=off --clipboard=no \
     --printing=no --file-transfer=no --systemd-run=no --dbus-launch=no \
     --dbus-control=no --dbus-proxy=no --opengl=no --resize-display=no \
+    --encodings=rgb,png --video-encoders=none --video-scaling=off \
     --terminate-children=yes --exit-with-children=no \
     --xvfb="Xvfb +extension Composite -screen 0 ${WIDTH}x$((HEIGHT + XPRA_TOP))x24+32 -nolisten tcp -noreset" \
     --start="env JAVA_OPTS=$(shq "-Djosm.home=$UD/josm -Xmx$XMX") josm --offline=all --no-maximize --skip-plugins --geometry=${WIDTH}x${HEIGHT}+0+$XPRA_TOP $(shq "$UOSM")" \
