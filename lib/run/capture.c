@@ -18,6 +18,10 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b) {
   return (sc_rect){x0, y0, x1 - x0, y1 - y0};
 }
 
+int sc__rect_covers(sc_rect a, sc_rect b) {
+  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
+}
+
 static int same_capture(const sc__frame *k, sc_rect clip, uint64_t h, size_t len) {
   return sc__frame_has(k) && k->rawhash == h && k->rawlen == len &&
          !memcmp(&k->clip, &clip, sizeof clip);
@@ -204,17 +208,14 @@ static void settle_next(sc__runner *r) {
   settle_capture(r);
 }
 
-static int covers(sc_rect a, sc_rect b) {
-  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
-}
-
 void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
   *out = r->last;
   r->last = (sc__frame){0};
-  if (!sc__frame_has(out) || covers(out->clip, clip)) return;
+  if (!sc__frame_has(out) || sc__rect_covers(out->clip, clip)) return;
   const sc__frame *start = sc__runner_snap_get(r, "start");
   sc_image *img = NULL;
-  if (start && covers(start->clip, clip) && sc__frame_compose(&img, start, out, clip) == 0) {
+  if (start && sc__rect_covers(start->clip, clip) &&
+      sc__frame_compose(&img, start, out, clip) == 0) {
     sc__frame_free(out);
     out->img = img;
     out->clip = clip;

@@ -203,6 +203,8 @@ struct sc__runner {
 
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
+/* Non-zero when rect b lies inside rect a. */
+int sc__rect_covers(sc_rect a, sc_rect b);
 
 /* Work out what each step must capture (r->need). */
 int sc__runner_plan(sc__runner *r);

@@ -173,8 +173,7 @@ static void park_done(int status, const char *errmsg, void *ud) {
   if (!io_ok(r, status, errmsg)) return;
   sc__stepm *sm = &r->sm;
   if (sm->U.w > 0 && r->io.probe && sc__frame_has(&r->last) &&
-      sc__rect_union(r->last.clip, sm->U).w == r->last.clip.w &&
-      sc__rect_union(r->last.clip, sm->U).h == r->last.clip.h) {
+      sc__rect_covers(r->last.clip, sm->U)) {
     int rc = sc__runner_probe(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_probed);
     if (rc < 0) finish(r, rc);
     return;
