@@ -223,12 +223,19 @@ void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
 }
 
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
-                       const sc__frame *seed) {
+                       sc__frame *seed) {
   sc__settle *st = &r->settle;
   sc__frame_free(&st->f);
-  /* No bytes to compare with (rawhash 0): the first capture is decoded and
-   * compared pixel by pixel. Out of memory: no seed, two captures. */
-  if (seed && sc__frame_crop(&st->f.img, seed, clip) == 0) {
+  if (seed && sc__frame_has(seed) && !memcmp(&seed->clip, &clip, sizeof clip)) {
+    /* Exactly the clip (a composed seed, or a last capture of the same
+     * clip): taken as it is, its bytes' hash too, which is a capture of
+     * this clip. */
+    sc__frame_move(&st->f, seed);
+    if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
+  } else if (seed && sc__frame_crop(&st->f.img, seed, clip) == 0) {
+    /* A part of it: no bytes to compare with (rawhash 0), so the first
+     * capture is decoded and compared pixel by pixel. Out of memory: no
+     * seed, two captures. */
     st->f.clip = clip;
     if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
   }

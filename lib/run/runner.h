@@ -250,9 +250,10 @@ void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip);
 
 /* Internal parts of the machine, one file each. seed: an earlier capture
  * that covers clip (or NULL); when the first capture shows its pixels, the
- * screen is at rest after one capture instead of two. */
+ * screen is at rest after one capture instead of two. A seed of exactly
+ * clip is moved in (left empty); the caller frees *seed either way. */
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
-                       const sc__frame *seed);
+                       sc__frame *seed);
 /* The same, at rest only once the capture has not changed for quiet_ms
  * (polled at most every SC__QUIET_POLL_MS): the readiness gate. */
 #define SC__QUIET_POLL_MS 200.0
