@@ -102,12 +102,17 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
 
 /* These two sabotages run twice: on screenshots alone (the default) and
  * with the experimental probes, which must not let them pass either. */
+static sc_run_result *run_probes(const char *query, int probes) {
+  sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
+  sc_run_result *r = run(query, 1);
+  sc_set_debug(0);
+  return r;
+}
+
 static void ignored_clicks_fail_selection(void **st) {
   (void)st;
   for (int probes = 0; probes < 2; probes++) {
-    sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
-    sc_run_result *r = run("ignore-clicks", 1);
-    sc_set_debug(0);
+    sc_run_result *r = run_probes("ignore-clicks", probes);
     const sc_step_result *x = find(r, 1, "select-a");
     assert_false(x->passed);
     assert_non_null(strstr(x->reason, "unchanged"));
@@ -121,9 +126,7 @@ static void ignored_clicks_fail_selection(void **st) {
 static void zoom_by_four_fails_with_the_factor(void **st) {
   (void)st;
   for (int probes = 0; probes < 2; probes++) {
-    sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
-    sc_run_result *r = run("zoom=4", 1);
-    sc_set_debug(0);
+    sc_run_result *r = run_probes("zoom=4", probes);
     const sc_step_result *x = find(r, 1, "zoom-in");
     assert_false(x->passed);
     assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
