@@ -5,7 +5,7 @@
 # bar the client draws; the guest is found by size (lib/page/choose.c), the
 # points and regions by locators, and the rig's copy of the client sends one
 # wheel click per notch (stock xpra 3.1.3 sends two: the zooms read x0.0157).
-# The three-user run with a sabotaged user is tests/heavy/xpra.sh.
+# The three-user run with a sabotaged user is tests/e2e/xpra.sh.
 # Label heavy (ctest -L heavy): on this shared machine it passed 7/7 three
 # times and failed twice at load 7-14 (clicks without effect within 8 s, a
 # scale bar captured without its ink), 2026-12-01; not yet stable enough to
