@@ -40,7 +40,8 @@ async function runUser(browser, sc, url, cycles, name, floor) {
       const started = Date.now();
       const r = await u.step(st);
       out.results.push({ step_id: st.id, cycle, setup: cycle === 0, passed: r.passed,
-        verified_ms: r.passed ? r.verified : null, started_unix_ms: started, captures: r.captures });
+        verified_ms: r.passed && Number.isFinite(r.verified) ? r.verified : null,
+        ...(r.work !== undefined ? { work_ms: r.work } : {}), started_unix_ms: started, captures: r.captures });
       return r.passed;
     };
     let ok = true;

@@ -58,6 +58,23 @@ function overBar(rep) {
   return { total, over, by };
 }
 
+// Floor runs: the same bar on work_ms (the step less its fixed wait), or
+// null for reports without it.
+function floorOverBar(rep) {
+  const warm = {}, all = [];
+  for (const r of (rep.warmup && rep.warmup.results) || [])
+    if (r.work_ms !== undefined && r.work_ms > (warm[r.step_id] ?? -1)) warm[r.step_id] = r.work_ms;
+  let total = 0, over = 0;
+  for (const u of rep.users || []) for (const r of u.results || []) {
+    if (r.work_ms === undefined) continue;
+    total++; all.push(r.work_ms);
+    if (r.work_ms > stepBar(warm, r.step_id)) over++;
+  }
+  if (!total) return null;
+  const v = stats(all);
+  return { total, over, med: v.median, p95: v.p95, max: Math.max(...all) };
+}
+
 // The warm-up's cycle 1, first step start to last step end (ms).
 function warmCycleMs(rep) {
   let a = Infinity, b = -Infinity;
@@ -222,6 +239,11 @@ if (floorRows.length) {
     say(`  N=${n}: no screenshot ${f1(none.cpu_all)} ms (browsers ${f1(none.cpu_all - none.cpu_drv)}), one screenshot ${f1(one.cpu_all)} ms (browsers ${f1(one.cpu_all - one.cpu_drv)}); ` +
       `goal 1/3 of peer b ${f1(goal)} ms; stepcheck ${s && s.rep ? f1(s.cpu_all) : '-'} ms; ` +
       `goal below the one-screenshot floor: ${Number.isFinite(goal) ? (goal < one.cpu_all ? 'yes' : 'no') : '-'}`);
+    for (const [name, r] of [['no screenshot', none], ['one screenshot', one]]) {
+      const w = floorOverBar(r.rep);
+      if (w) say(`    ${name}: work per step (gesture + screenshot, the wait left out) median ${f1(w.med)} / p95 ${f1(w.p95)} / max ${f1(w.max)} ms; ` +
+        `over the bar ${w.over}/${w.total} (max(3 x the warm-up's slowest of that step, 750 ms)); tree ${f2(r.st.tree_cpu_ms / 1000 / r.st.wall_s)} cores over the run`);
+    }
   }
 }
 console.log(out.join('\n'));

@@ -174,8 +174,13 @@ class User {
   // the browser then spends per step is the floor every driver pays: the
   // app's own work, the input and the compositor's frames ('none'), plus the
   // least exact evidence a verdict can rest on ('one').
+  // work_ms: the step's time less the FLOOR_MS wait (the gesture and the
+  // screenshot's round trip): what load adds to a step at the floor, held
+  // against the same quality bar as a verified step (multisum.js).
   async floorStep(st, t0) {
+    const t1 = performance.now();
     await sleep(FLOOR_MS);
+    const t2 = performance.now();
     let captures = 0;
     if (this.floor === 'one') {
       const names = st.watch.length && st.action.kind !== 'none' ? st.watch : Object.keys(this.sc.regions);
@@ -189,7 +194,8 @@ class User {
         clip: { x: this.cv.x + x0, y: this.cv.y + y0, width: x1 - x0, height: y1 - y0, scale: 1 } });
       captures = 1;
     }
-    return { passed: true, verified: NaN, gesture: performance.now() - t0, captures };
+    const end = performance.now();
+    return { passed: true, verified: NaN, gesture: t1 - t0, work: (t1 - t0) + (end - t2), captures };
   }
 
   async step(st) {
