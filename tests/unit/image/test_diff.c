@@ -188,6 +188,54 @@ static void extremes(void **st) {
   sc_image_free(b);
 }
 
+/* Every pixel is judged on its own two colours, however often the same
+ * pair of colours came before: the whole-region count and diff image
+ * equal the sum of 1x1 diffs. Few colours, so pairs repeat in runs and
+ * alternate: one colour before, after it a near one (under the threshold),
+ * a far one, or the same with another alpha (alpha is ignored). */
+static void every_pixel_judged_on_its_own_colours(void **st) {
+  (void)st;
+  static const uint8_t pal[][4] = {{0, 0, 0, 255},     {3, 2, 4, 255},   {200, 30, 30, 255},
+                                   {0, 0, 0, 7},       {30, 30, 30, 255}, {0, 0, 2, 255}};
+  const int w = 67, h = 9, npal = (int)(sizeof pal / sizeof pal[0]);
+  sc_image *a, *b;
+  assert_int_equal(sc_image_new(&a, w, h), 0);
+  assert_int_equal(sc_image_new(&b, w, h), 0);
+  uint32_t seed = 12345;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      seed = seed * 1103515245u + 12345u;
+      int run = (int)(seed >> 28) % 3; /* mostly pairs seen just before */
+      memcpy(px(a, x, y), pal[x < 30 ? 0 : (int)(seed >> 20) % 2 ? 0 : 4], 4);
+      memcpy(px(b, x, y), x > 0 && run ? px(b, x - 1, y) : pal[(seed >> 16) % (uint32_t)npal], 4);
+    }
+  sc_rect r = {0, 0, w, h};
+  for (int t = 0; t < 2; t++) {
+    sc_diff_options o = SC_DIFF_OPTIONS_INIT;
+    o.threshold = t ? 0.0 : 0.1;
+    size_t got = 0, want = 0;
+    sc_image *d = NULL;
+    assert_int_equal(sc_image_diff(&got, NULL, &d, a, r, b, r, &o), 0);
+    size_t got_no_img = 0;
+    assert_int_equal(sc_image_diff(&got_no_img, NULL, NULL, a, r, b, r, &o), 0);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        size_t one = 0;
+        sc_rect p1 = {x, y, 1, 1};
+        assert_int_equal(sc_image_diff(&one, NULL, NULL, a, p1, b, p1, &o), 0);
+        want += one;
+        const uint8_t *q = px(d, x, y);
+        assert_int_equal(q[0] == 255 && q[1] == 0 && q[2] == 0, (int)one);
+      }
+    assert_true(want > 20 && want + 20 < (size_t)(w * h)); /* the picture mixes both */
+    assert_int_equal(got, want);
+    assert_int_equal(got_no_img, want);
+    sc_image_free(d);
+  }
+  sc_image_free(a);
+  sc_image_free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(identical),
@@ -195,6 +243,7 @@ int main(void) {
       cmocka_unit_test(block_bbox_and_image),
       cmocka_unit_test(scattered_changes_all_counted),
       cmocka_unit_test(extremes),
+      cmocka_unit_test(every_pixel_judged_on_its_own_colours),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
