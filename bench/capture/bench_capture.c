@@ -28,6 +28,7 @@
 
 #include "core/core.h"
 #include "page/page_internal.h"
+#include "bench_util.h"
 #include "stepcheck.h"
 
 #ifndef BENCH_SOURCE_DIR
@@ -43,25 +44,6 @@ typedef struct bench_case {
   double *raw, *b64, *png;     /* internal CDP call; base64; PNG decode */
 } bench_case;
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median (mean of the middle two for even n) and p95 by nearest rank. */
-static void stats(double *v, int n, double *median, double *p95) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  int r = (95 * n + 99) / 100; /* ceil(0.95 n) */
-  *p95 = v[(r < 1 ? 1 : r) - 1];
-}
-
 /* The same capture as sc_page_capture, through the page's internal CDP call,
  * timing the round trip (with JSON parse), the base64 decode and the PNG
  * decode apart. Parameters as lib/page/capture.c sends them. */
@@ -73,20 +55,20 @@ static int raw_capture(sc_page *p, const bench_case *k, double *raw, double *b64
       (double)k->clip.h, "scale", k->scale, "fromSurface", 1, "captureBeyondViewport", 0,
       "optimizeForSpeed", k->fast);
   json_t *res = NULL;
-  double t0 = now_ms();
+  double t0 = bench_now_ms();
   int rc = sc__page_call(p, "Page.captureScreenshot", params, &res);
-  double t1 = now_ms();
+  double t1 = bench_now_ms();
   if (rc < 0) return rc;
   const char *data = json_string_value(json_object_get(res, "data"));
   uint8_t *bytes = NULL;
   size_t len = 0;
   rc = data ? sc__base64_decode(&bytes, &len, data, strlen(data)) : SC_EPROTO;
-  double t2 = now_ms();
+  double t2 = bench_now_ms();
   json_decref(res);
   if (rc < 0) return rc;
   sc_image *img = NULL;
   rc = sc_image_decode_png(&img, bytes, len, NULL);
-  double t3 = now_ms();
+  double t3 = bench_now_ms();
   sc__free(bytes);
   sc_image_free(img);
   *raw = t1 - t0;
@@ -198,9 +180,9 @@ int main(int argc, char **argv) {
     for (int c = 0; c < ncases; c++) {
       bench_case *k = &cases[c];
       sc_image *img = NULL;
-      double t0 = now_ms();
+      double t0 = bench_now_ms();
       int rc = sc_page_capture(&img, p, k->clip, k->scale, k->fast, NULL);
-      double t = now_ms() - t0;
+      double t = bench_now_ms() - t0;
       if (rc < 0) {
         fprintf(stderr, "bench_capture: capture %s: %s\n", k->name, sc_errmsg());
         goto out;
@@ -222,10 +204,10 @@ int main(int argc, char **argv) {
   for (int c = 0; c < ncases; c++) {
     bench_case *k = &cases[c];
     double med, p95, rmed, rp95, bmed, bp95, pmed, pp95;
-    stats(k->ms, runs, &med, &p95);
-    stats(k->raw, runs, &rmed, &rp95);
-    stats(k->b64, runs, &bmed, &bp95);
-    stats(k->png, runs, &pmed, &pp95);
+    bench_stats(k->ms, (size_t)runs, &med, &p95);
+    bench_stats(k->raw, (size_t)runs, &rmed, &rp95);
+    bench_stats(k->b64, (size_t)runs, &bmed, &bp95);
+    bench_stats(k->png, (size_t)runs, &pmed, &pp95);
     double mp = k->clip.w * k->scale * k->clip.h * k->scale / 1e6;
     printf("tool=%s page=%s case=%s scale=%g fast=%d n=%d median_ms=%.1f p95_ms=%.1f "
            "min_ms=%.1f max_ms=%.1f\n",

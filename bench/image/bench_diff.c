@@ -13,18 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "stepcheck.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static sc_image *load(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -65,15 +55,14 @@ int main(int argc, char **argv) {
   double *ms = malloc(sizeof *ms * (size_t)runs);
   size_t n = 0;
   for (int i = 0; i < runs; i++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (sc_image_diff(&n, NULL, NULL, a, r, b, r, &o)) {
       fprintf(stderr, "diff: %s\n", sc_errmsg());
       return 1;
     }
-    ms[i] = now_ms() - t0;
+    ms[i] = bench_now_ms() - t0;
   }
-  qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
-  double med = runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
+  double med = bench_median(ms, (size_t)runs);
   double mp = (double)a->width * a->height / 1e6;
   printf("pair       %s %s, %dx%d (%.2f MP)\n", argv[1], argv[2], a->width, a->height, mp);
   printf("differ     %zu px (threshold %.2f)\n", n, o.threshold);

@@ -15,16 +15,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "stepcheck.h"
 
 #define W 1600
 #define H 900
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static uint32_t rng_state = 0x9e3779b9u;
 static uint32_t rnd(void) { /* xorshift32: the same picture on every run */
@@ -109,11 +104,6 @@ static sc_image *draw_map(void) {
   return img;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 50;
   if (runs < 1) runs = 1;
@@ -141,9 +131,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "out of memory\n");
       return 1;
     }
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = sc_image_encode_png(&png, &len, img);
-    enc_ms = now_ms() - t0;
+    enc_ms = bench_now_ms() - t0;
     sc_image_free(img);
     if (rc) {
       fprintf(stderr, "encode: %s\n", sc_errmsg());
@@ -155,9 +145,9 @@ int main(int argc, char **argv) {
   int w = 0, h = 0;
   for (int i = 0; i < runs; i++) {
     sc_image *out;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = sc_image_decode_png(&out, png, len, NULL);
-    ms[i] = now_ms() - t0;
+    ms[i] = bench_now_ms() - t0;
     if (rc) {
       fprintf(stderr, "decode: %s\n", sc_errmsg());
       return 1;
@@ -166,8 +156,7 @@ int main(int argc, char **argv) {
     h = out->height;
     sc_image_free(out);
   }
-  qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
-  double med = runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;
+  double med = bench_median(ms, (size_t)runs);
   double mp = (double)w * h / 1e6;
   printf("image      %dx%d (%.2f MP), PNG %zu bytes%s\n", w, h, mp, len,
          argc > 2 ? "" : " (generated map, encoded by sc_image_encode_png)");

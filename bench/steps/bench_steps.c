@@ -48,6 +48,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bench_util.h"
 #include "stepcheck.h"
 #include "host/host.h"
 
@@ -88,22 +89,6 @@ static double tree_cpu_ms(int pid) {
   sc__usage u;
   if (pid <= 0 || sc__usage_trees(&u, NULL, &pid, 1, 1) < 0) return -1;
   return u.cpu_ms + u.cpu_reaped_ms;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static void stats(double *v, size_t n, double *median, double *p95) {
-  if (!n) {
-    *median = *p95 = NAN;
-    return;
-  }
-  qsort(v, n, sizeof *v, cmp_double);
-  *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  size_t r = (95 * n + 99) / 100;
-  *p95 = v[(r < 1 ? 1 : r) - 1];
 }
 
 /* The app's records since the last read, as {"inputs":[...],"paints":[...]}. */
@@ -218,11 +203,11 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
     }
   }
   double vm, vp, am, ap, om, op, cm, cp, km, kp;
-  stats(ver, pass, &vm, &vp);
-  stats(app, napp, &am, &ap);
-  stats(ovh, napp, &om, &op);
-  stats(cpu, pass, &cm, &cp);
-  stats(cap, ncap, &km, &kp);
+  bench_stats(ver, pass, &vm, &vp);
+  bench_stats(app, napp, &am, &ap);
+  bench_stats(ovh, napp, &om, &op);
+  bench_stats(cpu, pass, &cm, &cp);
+  bench_stats(cap, ncap, &km, &kp);
   printf("tool=%s case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
          "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
          "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f%s\n",

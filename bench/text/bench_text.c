@@ -9,25 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "stepcheck.h"
 
 #define N 10000
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t) {
-  qsort(t, N, sizeof *t, cmp);
-  return t[N / 2];
-}
 
 static sc_image *load(const char *dir, const char *name) {
   char path[1024];
@@ -48,16 +33,16 @@ int main(int argc, char **argv) {
   sc_rect all = {0, 0, img->width, img->height};
   sc_scale_reading r;
   for (int i = 0; i < N; i++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = sc_scalebar_read(&r, img, all, "josm", NULL);
-    t[i] = now_ms() - t0;
+    t[i] = bench_now_ms() - t0;
     if (rc) {
       fprintf(stderr, "scalebar: %s\n", sc_errmsg());
       return 1;
     }
   }
   printf("sc_scalebar_read  %dx%d crop \"%s\"   median %.4f ms/read (%d reads)\n", img->width,
-         img->height, r.text, median(t), N);
+         img->height, r.text, bench_median(t, N), N);
 
   /* Text line: four labels side by side on a 400x20 black strip, baselines
    * aligned (row 15). */
@@ -83,16 +68,16 @@ int main(int argc, char **argv) {
   if (sc_glyphset_load(&gs, "josm")) return 1;
   sc_text_result tr;
   for (int i = 0; i < N; i++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = sc_text_read(&tr, line, (sc_rect){0, 0, 400, 20}, gs, NULL);
-    t[i] = now_ms() - t0;
+    t[i] = bench_now_ms() - t0;
     if (rc) {
       fprintf(stderr, "text: %s\n", sc_errmsg());
       return 1;
     }
   }
   printf("sc_text_read      400x20 line \"%s\"   median %.4f ms/read (%d reads)\n", tr.text,
-         median(t), N);
+         bench_median(t, N), N);
   sc_glyphset_free(gs);
   sc_image_free(line);
   sc_image_free(img);
