@@ -37,16 +37,21 @@ static void expect_composed(const sc_image *out, sc_rect r, sc_rect o) {
     }
 }
 
+/* Composes over on under for guest rect r and checks 'O' exactly inside
+ * rect o. */
+static void check_compose(const sc__frame *under, const sc__frame *over, sc_rect r, sc_rect o) {
+  sc_image *out = NULL;
+  assert_int_equal(sc__frame_compose(&out, under, over, r), 0);
+  expect_composed(out, r, o);
+  sc_image_free(out);
+}
+
 static void compose_takes_the_newer_where_it_covers(void **st) {
   (void)st;
   for (int packed = 0; packed < 2; packed++) {
     sc__frame under = frame((sc_rect){0, 0, 20, 10}, 'U', packed);
     sc__frame over = frame((sc_rect){5, 2, 10, 10}, 'O', packed); /* reaches past r */
-    sc_rect r = {3, 1, 10, 6};
-    sc_image *out = NULL;
-    assert_int_equal(sc__frame_compose(&out, &under, &over, r), 0);
-    expect_composed(out, r, over.clip);
-    sc_image_free(out);
+    check_compose(&under, &over, (sc_rect){3, 1, 10, 6}, over.clip);
     sc__frame_free(&under);
     sc__frame_free(&over);
   }
@@ -57,13 +62,8 @@ static void compose_without_overlap_or_newer_is_the_older(void **st) {
   sc__frame under = frame((sc_rect){0, 0, 20, 10}, 'U', 1);
   sc__frame apart = frame((sc_rect){15, 0, 5, 10}, 'O', 1);
   sc__frame none = {0};
-  sc_rect r = {0, 0, 15, 10};
-  for (int i = 0; i < 2; i++) {
-    sc_image *out = NULL;
-    assert_int_equal(sc__frame_compose(&out, &under, i ? &none : &apart, r), 0);
-    expect_composed(out, r, (sc_rect){0, 0, 0, 0});
-    sc_image_free(out);
-  }
+  for (int i = 0; i < 2; i++)
+    check_compose(&under, i ? &none : &apart, (sc_rect){0, 0, 15, 10}, (sc_rect){0, 0, 0, 0});
   sc__frame_free(&under);
   sc__frame_free(&apart);
 }
