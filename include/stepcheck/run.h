@@ -38,6 +38,21 @@ typedef struct sc_step_result {
                                "Probes"); 0 when the page's canvas cannot be read */
   int probe_settled;      /**< the verdict's capture was proven settled by the probes
                                around it (1), or by the capture before it (0) */
+  /* 0.3.0 */
+  const char *rest;       /**< how the screen was proven at rest for this step: "paint-log"
+                               (the page's own log of every paint, docs/design.md,
+                               "Paint log") or "pairs" (two identical captures in a
+                               row); static, never NULL in a result the library made */
+  const char *rest_why;   /**< why this step used "pairs" although the paint log is the
+                               default (a blind spot of the log on this page, a failed
+                               self-check, or the log turned off), else NULL; static */
+  double first_paint_ms;  /**< first input sent -> the application's first paint touching
+                               the step's regions, on the page's clock mapped onto the
+                               run's (paint-log only); -1 none or unknown */
+  double last_paint_ms;   /**< first input sent -> its last paint touching them before
+                               the verdict (when it finished drawing); -1 none/unknown */
+  int paints;             /**< paint-log entries touching the step's regions between the
+                               input and the verdict (0 with "pairs") */
 } sc_step_result;
 
 /** Where a locator found its point or region for one user (docs/scenario.md,
