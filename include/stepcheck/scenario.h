@@ -124,6 +124,17 @@ typedef struct sc_scenario {
    * user (each user's run uses its own resolved copy and reports where
    * each was found in sc_run_result.located). */
   struct sc_locators *locators;
+  /* 0.3.0: how rest is proven (docs/design.md, "Paint log") */
+  int rest_pairs;         /**< "rest": "pairs": prove rest by two identical captures in a
+                               row only; 0 ("paint-log", the default): by the page's own
+                               log of its paints, falling back to pairs where the log is
+                               blind */
+  double rest_quiet_ms;   /**< paint log: at rest = no paint touching the step's regions
+                               for this long after the last one (default 150) */
+  double response_ms;     /**< a step none of whose expectations needs a change
+                               (unchanged, equals, stable, absent colours) is verified
+                               only after this long without a paint touching its
+                               regions (default 1000; both rules) */
 } sc_scenario;
 
 /**

@@ -72,6 +72,8 @@ static void check(sc__scn *c, const char *text, size_t len) {
     s->default_settle_ms = 300;
     s->drift = SC_DRIFT_WARN;
     s->ready_quiet_ms = 1000;
+    s->rest_quiet_ms = 150;
+    s->response_ms = 1000;
     c->threshold = 0.1;
     c->max_pixels = 0;
     sc__scn_top(c, root);

@@ -8,7 +8,8 @@
 static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest", "input",
                                        "defaults", "points", "regions", "park",  "setup",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
-                                       "drift_max_pixels", "ready_quiet_ms", NULL};
+                                       "drift_max_pixels", "ready_quiet_ms", "rest",
+                                       "rest_quiet_ms", "response_ms", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -184,6 +185,23 @@ static void regions(sc__scn *c, json_t *root) {
   sc__scn_leave(c);
 }
 
+/* How rest is proven: the paint log (default) or screenshot pairs. */
+static void rest(sc__scn *c, json_t *root) {
+  sc_scenario *s = c->s;
+  json_t *v = json_object_get(root, "rest");
+  if (v) {
+    const char *m = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(m, "pairs") == 0) s->rest_pairs = 1;
+    else if (strcmp(m, "paint-log") != 0) {
+      sc__scn_enter(c, "rest");
+      sc__scn_problem(c, SC__AT_VAL(c), "\"rest\" must be \"paint-log\" or \"pairs\"");
+      sc__scn_leave(c);
+    }
+  }
+  sc__scn_number(c, root, "rest_quiet_ms", 0, SC__R_MS_POS, &s->rest_quiet_ms);
+  sc__scn_number(c, root, "response_ms", 0, SC__R_MS, &s->response_ms);
+}
+
 static void drift(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   json_t *v = json_object_get(root, "drift");
@@ -252,4 +270,5 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   }
   drift(c, root);
   sc__scn_number(c, root, "ready_quiet_ms", 0, SC__R_MS, &s->ready_quiet_ms);
+  rest(c, root);
 }
