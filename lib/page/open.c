@@ -13,6 +13,7 @@
 #include "page_internal.h"
 #include "core/opts.h"
 #include "core/json.h"
+#include "paintlog.h"
 
 #define SC__CANVAS_POLL_MS 50.0
 /* A loaded page whose canvas keeps one wrong size (or has none) this long
@@ -52,11 +53,12 @@ static int check_canvas(sc_page *p, json_t *g, sc__guest_pick *pick, char *why, 
 }
 
 enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_INSPECTOR,
-       OPEN_NAVIGATE, OPEN_CANVAS, OPEN_SCROLL };
+       OPEN_PAINTLOG, OPEN_NAVIGATE, OPEN_CANVAS, OPEN_SCROLL };
 
 static const char *const k_open_method[] = {
     "Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget",
-    "Emulation.setDeviceMetricsOverride", "Page.enable", "Inspector.enable", "Page.navigate",
+    "Emulation.setDeviceMetricsOverride", "Page.enable", "Inspector.enable",
+    "Page.addScriptToEvaluateOnNewDocument", "Page.navigate",
     "Runtime.evaluate", "Runtime.evaluate"};
 
 typedef struct sc__opener {
@@ -253,6 +255,11 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
     rc = open_send(op, p->session_id, NULL);
     break;
   case OPEN_INSPECTOR:
+    /* the paint log, before any script of the page's (paintlog_js.c) */
+    op->state = OPEN_PAINTLOG;
+    rc = open_send(op, p->session_id, json_pack("{s:s}", "source", sc__paintlog_js));
+    break;
+  case OPEN_PAINTLOG:
     op->state = OPEN_NAVIGATE;
     rc = open_send(op, p->session_id, json_pack("{s:s}", "url", op->url));
     break;

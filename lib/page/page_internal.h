@@ -29,6 +29,10 @@ struct sc_page {
   int crashed;           /* the renderer crashed (Inspector.targetCrashed) */
   sc__browser_dep dep;   /* tracked by the browser: freed first, it orphans us */
   char *finder;          /* the canvas finder the page opened with (guest.c) */
+  /* the paint log (paintlog.c): page clock = run clock + log_off, as
+   * measured by the answer with the shortest round trip (log_rtt) in the
+   * document log_doc */
+  double log_off, log_rtt, log_doc;
 };
 
 /* Which canvas is the guest (choose.c): g is the finder's report of every
@@ -76,6 +80,14 @@ int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what);
  * the runner then works from screenshots alone. */
 typedef void (*sc__probe_cb)(int status, const char *errmsg, int have, uint64_t hash, void *ud);
 int sc__page_probe_async(sc_page *p, sc_rect r, double timeout_ms, sc__probe_cb cb, void *ud);
+/* The paint log (paintlog.c): wait in the page as ask says; cb fires
+ * once with the answer (rep borrowed for the call). A page whose log is
+ * blind, or that has none, answers have = 0 with the reason (status 0). */
+struct sc__log_ask;
+struct sc__log_reply;
+typedef void (*sc__log_cb)(int status, const char *errmsg, const struct sc__log_reply *rep,
+                           void *ud);
+int sc__page_log_wait_async(sc_page *p, const struct sc__log_ask *ask, sc__log_cb cb, void *ud);
 /* Open a page without blocking: *out is set at once (the caller's; free it
  * only after cb fired, or after the open failed synchronously); cb fires
  * when the canvas is there (0) or the open failed. */

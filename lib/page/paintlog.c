@@ -1,0 +1,140 @@
+/* The paint log's C side: one Runtime.evaluate that awaits the page's
+ * answer (paintlog_js.c says what it waits for), and the page clock
+ * mapped onto the run's. No polling round trips: the page answers when
+ * what was asked for happened, or at the timeout.
+ *
+ * Clocks: each answer carries the page's performance.now() when it
+ * answered. For an answer that came back at once, that moment lies
+ * between our send and our receipt; the page's offset is taken from the
+ * answer with the shortest such round trip in this document (loopback:
+ * well under a millisecond), so page times map onto sc__now_ms() within
+ * half of it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "page_internal.h"
+#include "paintlog.h"
+
+/* The command's own deadline past the page's timeout: a page that does
+ * not answer by then is hung. */
+#define SC__LOG_GRACE_MS 2000.0
+
+typedef struct log_call {
+  sc_page *p;
+  sc__log_cb cb;
+  void *ud;
+  double sent;
+} log_call;
+
+/* The page names what it cannot see; the result says it in words
+ * (static text). */
+static const char *blind_text(const char *s) {
+  static const struct {
+    const char *code, *text;
+  } k[] = {
+      {"context:webgl", "a WebGL canvas on or over the guest"},
+      {"context:webgl2", "a WebGL canvas on or over the guest"},
+      {"context:experimental-webgl", "a WebGL canvas on or over the guest"},
+      {"context:bitmaprenderer", "a bitmaprenderer canvas on or over the guest"},
+      {"context:webgpu", "a WebGPU canvas on or over the guest"},
+      {"offscreen", "a canvas drawn by a worker (transferControlToOffscreen) on or over the guest"},
+      {"iframe", "a frame over the guest (its document paints where the log cannot see)"},
+      {"frame", "a frame over the guest (its document paints where the log cannot see)"},
+      {"object", "an embedded object over the guest"},
+      {"embed", "an embedded object over the guest"},
+      {"video", "a video element over the guest"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (!strcmp(s, k[i].code)) return k[i].text;
+  return "a canvas context the paint log cannot see on or over the guest";
+}
+
+static double num(json_t *o, const char *k, double dflt) {
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static double to_run(const sc_page *p, double page_ms) {
+  return page_ms < 0 || p->log_rtt <= 0 ? -1 : page_ms - p->log_off;
+}
+
+static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
+  log_call c = *(log_call *)ud;
+  sc__free(ud);
+  double got = sc__now_ms();
+  char msg[300];
+  if (status) {
+    snprintf(msg, sizeof msg, "paint log (Runtime.evaluate): %s",
+             errmsg ? errmsg : sc_strerror(status));
+    c.cb(status, msg, NULL, c.ud);
+    return;
+  }
+  sc__log_reply rep = {0};
+  rep.first_ms = rep.last_ms = -1;
+  json_t *v = json_object_get(json_object_get(res, "result"), "value");
+  json_t *b = json_object_get(v, "blind");
+  if (json_object_get(res, "exceptionDetails") || !json_is_object(v) ||
+      !json_is_number(json_object_get(v, "seq"))) {
+    rep.blind = "the page has no paint log (it threw, or a page script replaced it)";
+    c.cb(0, NULL, &rep, c.ud);
+    return;
+  }
+  if (json_is_string(b)) {
+    rep.blind = blind_text(json_string_value(b));
+    c.cb(0, NULL, &rep, c.ud);
+    return;
+  }
+  sc_page *p = c.p;
+  double doc = num(v, "doc", 0), now = num(v, "now", -1), seq = num(v, "seq", -1);
+  if (doc != p->log_doc) { /* another document: its own clock origin */
+    p->log_doc = doc;
+    p->log_rtt = 0;
+  }
+  double rtt = got - c.sent;
+  if (now >= 0 && (p->log_rtt <= 0 || rtt < p->log_rtt)) {
+    p->log_rtt = rtt > 0 ? rtt : 1e-3;
+    p->log_off = now - (c.sent + got) / 2;
+  }
+  rep.have = 1;
+  rep.doc = doc;
+  rep.seq = seq > 0 ? (uint64_t)seq : 0;
+  rep.n = (int)num(v, "n", 1);
+  rep.first_ms = to_run(p, num(v, "first", -1));
+  rep.last_ms = to_run(p, num(v, "last", -1));
+  rep.timed_out = json_is_true(json_object_get(v, "timedOut"));
+  rep.lost = json_is_true(json_object_get(v, "lost"));
+  c.cb(0, NULL, &rep, c.ud);
+}
+
+int sc__page_log_wait_async(sc_page *p, const sc__log_ask *a, sc__log_cb cb, void *ud) {
+  int rc = sc__page_check(p, "paint log");
+  if (rc < 0) return rc;
+  if ((rc = sc__page_check_rect(p, a->r, "paint log")) < 0) return rc;
+  double timeout = a->timeout_ms > 0 ? a->timeout_ms : 0;
+  char *expr = sc__asprintf(
+      "__stepcheck_log.wait([%.17g,%.17g,%d,%d],[%.17g,%.17g,%d,%d],%llu,%.17g,%.17g,%.17g,%s,"
+      "%.17g)",
+      p->cx, p->cy, p->cw, p->ch, p->cx + a->r.x, p->cy + a->r.y, a->r.w, a->r.h,
+      (unsigned long long)a->after, a->doc, a->quiet_ms, a->window_ms, a->need ? "true" : "false",
+      timeout);
+  log_call *c = sc__malloc(sizeof *c);
+  json_t *params = expr ? json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1,
+                                    "awaitPromise", 1)
+                        : NULL;
+  sc__free(expr);
+  if (!params || !c) {
+    json_decref(params);
+    sc__free(c);
+    return sc__err(SC_ENOMEM, "paint log: out of memory");
+  }
+  *c = (log_call){p, cb, ud, sc__now_ms()};
+  rc = sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Runtime.evaluate", params,
+                    timeout + SC__LOG_GRACE_MS, log_reply, c, NULL);
+  if (rc) {
+    sc__free(c);
+    return sc__err(rc, "paint log (Runtime.evaluate): %s", sc_strerror(rc));
+  }
+  return 0;
+}

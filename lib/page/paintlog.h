@@ -1,0 +1,43 @@
+/* The paint log (docs/design.md, "Paint log"): the page's own record of
+ * every paint, injected before any page script (paintlog_js.c), and the
+ * asynchronous wait on it (paintlog.c). */
+#ifndef SC_PAGE_PAINTLOG_H
+#define SC_PAGE_PAINTLOG_H
+
+#include <stdint.h>
+
+#include "stepcheck/common.h"
+
+/* Entries the page keeps (a ring): a wait whose `after` is older than
+ * this many entries counts the lost ones as touching. */
+#define SC__LOG_RING 256
+#define SC__LOG_RING_STR "256"
+
+/* The script (a function expression run at once; top frame only). */
+extern const char sc__paintlog_js[];
+
+/* What to wait for (the page side's `wait`, paintlog_js.c). */
+typedef struct sc__log_ask {
+  sc_rect r;          /* the watched guest rectangle */
+  uint64_t after;     /* count entries after this sequence number */
+  double doc;         /* the document `after` counts in (0: unknown) */
+  double quiet_ms;    /* entries touching r, then none for this long */
+  double window_ms;   /* or none at all this long (need = 0) */
+  int need;           /* at least one entry must touch r */
+  double timeout_ms;  /* give up this long after the ask */
+} sc__log_ask;
+
+/* Its answer. Times are on the run's monotonic clock (sc__now_ms), mapped
+ * from the page's clock; -1 when none or unknown. */
+typedef struct sc__log_reply {
+  int have;           /* 0: no answer from a log (blind, or none in the page) */
+  const char *blind;  /* why not (static text), when have = 0 */
+  uint64_t seq;       /* the log's sequence number when it answered */
+  double doc;         /* the document it counts in */
+  int n;              /* entries after `after` that touched r */
+  double first_ms, last_ms;
+  int timed_out;
+  int lost;           /* the log could not say (overwritten, a reload): n counts 1 */
+} sc__log_reply;
+
+#endif

@@ -1,0 +1,173 @@
+/* The paint log's page side (docs/design.md, "Paint log"): a script the
+ * page runs before any script of its own (Page.addScriptToEvaluateOnNewDocument,
+ * top frame only). It wraps every pixel-changing method of
+ * CanvasRenderingContext2D and the canvas width/height setters, and
+ * watches the document, so that every change of what a screenshot shows
+ * is an entry: a sequence number, the page time and a dirty rectangle in
+ * viewport CSS pixels. It keeps a counter, the last times and a ring of
+ * SC_LOG_RING entries: memory per page is bounded, and no pixels are
+ * read.
+ *
+ * What is an entry (a conservative superset of what can change pixels):
+ * - a 2D-context call that changes pixels on a canvas attached to the
+ *   document: fillRect/clearRect/strokeRect and drawImage/putImageData by
+ *   their destination rectangle (through the context's transform; with a
+ *   shadow or filter set, or a transform with rotation, the whole canvas),
+ *   every other one (fill, stroke, text, reset, …) the whole canvas; calls
+ *   on the same canvas in one task are one entry (their union);
+ * - a canvas's width or height set (the whole canvas);
+ * - a DOM mutation anywhere (the whole viewport), except a style attribute
+ *   whose only change is `cursor` (a pointer shape is never in a
+ *   screenshot) and the document's <title>;
+ * - scrolling, a resize, a CSS animation or transition starting or ending
+ *   (the whole viewport), and every check while one runs.
+ * What the log cannot see makes the page "blind" (the runner then proves
+ * rest by screenshot pairs, never by the log): a canvas with a WebGL,
+ * WebGPU or bitmaprenderer context, or handed to a worker
+ * (transferControlToOffscreen), an iframe, frame, object, embed or video
+ * element, any of them over the guest.
+ *
+ * The runner asks with one Runtime.evaluate that awaits a promise:
+ * __stepcheck_log.wait(g, r, after, quiet, window, need, timeout), where g
+ * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
+ * px), after a sequence number. It resolves with {seq, n, first, last, now,
+ * timedOut, blind, lost}: n entries after `after` touch r, the first and
+ * last of them at page times first and last (-1 none); it resolves when
+ *   n > 0 and no entry touched r for `quiet` ms since the last one, or
+ *   n = 0, `need` is false and `window` ms passed since the call, or
+ *   `timeout` ms passed since the call, or the page turned blind.
+ * quiet = window = 0 and need false answer at once (the counter read
+ * around a capture). */
+#include "paintlog.h"
+
+const char sc__paintlog_js[] =
+    "(function(){'use strict';"
+    "if(window.top!==window||window.__stepcheck_log)return;"
+    "var ORIGIN=performance.timeOrigin,CAP=" SC__LOG_RING_STR ",ring=new Array(CAP),seq=0,now=performance.now.bind(performance),"
+    "epoch=0,kick=false,pend=[],waiters=[],anims=0,blindReason=null,BIG=1e9,"
+    "C2=window.CanvasRenderingContext2D,HC=window.HTMLCanvasElement;"
+    /* A 2D call only widens its canvas's pending rectangle (canvas px);
+     * at the end of the task (a microtask) each canvas drawn on becomes
+     * one entry, mapped into the viewport. Our own evaluations are tasks
+     * of their own: they never see a task's calls before its entry. */
+    "function flushSoon(){if(!kick){kick=true;queueMicrotask(flush);}}"
+    "function put(x0,y0,x1,y1,t){ring[seq%CAP]={t:t,u:now(),x0:x0,y0:y0,x1:x1,y1:y1};seq++;"
+    "for(var i=0;i<waiters.length;i++)waiters[i].poke();}"
+    "function all(){put(-BIG,-BIG,BIG,BIG,now());}"
+    "function flush(){kick=false;epoch++;var p=pend;pend=[];"
+    "for(var i=0;i<p.length;i++){var c=p[i],d=c.__scD;if(!c.isConnected)continue;"
+    "var b=c.getBoundingClientRect(),cw=c.width,ch=c.height;"
+    "if(!(b.width>0&&b.height>0&&cw>0&&ch>0))continue;"
+    "if(d.all||c.clientWidth!==b.width||c.clientHeight!==b.height){"
+    "put(b.left-1,b.top-1,b.right+1,b.bottom+1,d.t);continue;}"
+    "var x0=Math.max(d.x0,0),y0=Math.max(d.y0,0),x1=Math.min(d.x1,cw),y1=Math.min(d.y1,ch);"
+    "if(x1<=x0||y1<=y0)continue;var sx=b.width/cw,sy=b.height/ch;"
+    "put(b.left+x0*sx-1,b.top+y0*sy-1,b.left+x1*sx+1,b.top+y1*sy+1,d.t);}}"
+    /* a canvas-pixel rectangle of context g (through its transform);
+     * x undefined: the whole canvas */
+    "function mark(g,x,y,w,h,raw){var c=g.__scC||(g.__scC=g.canvas);if(!c)return;var d=c.__scD;"
+    "if(!d)d=c.__scD={ep:-1};"
+    "if(d.ep!==epoch){d.ep=epoch;d.t=now();d.all=false;d.x0=d.y0=Infinity;d.x1=d.y1=-Infinity;"
+    "pend.push(c);flushSoon();}"
+    "if(d.all)return;if(x===undefined||g.__scX){d.all=true;return;}"
+    "if(w<0){x+=w;w=-w;}if(h<0){y+=h;h=-h;}"
+    "if(!raw&&g.__scT){var m=g.getTransform();if(m.b!==0||m.c!==0){d.all=true;return;}"
+    "var xa=m.a*x+m.e,xb=m.a*(x+w)+m.e,ya=m.d*y+m.f,yb=m.d*(y+h)+m.f;"
+    "x=Math.min(xa,xb);w=Math.abs(xb-xa);y=Math.min(ya,yb);h=Math.abs(yb-ya);}"
+    "if(!(x===x&&y===y&&w===w&&h===h)){d.all=true;return;}"
+    "if(x<d.x0)d.x0=x;if(y<d.y0)d.y0=y;if(x+w>d.x1)d.x1=x+w;if(y+h>d.y1)d.y1=y+h;}"
+    "function wrap(o,n,f){var d=o&&Object.getOwnPropertyDescriptor(o,n);"
+    "if(!d||typeof d.value!=='function')return;var orig=d.value;"
+    "o[n]=function(...a){var r=orig.apply(this,a);f(this,a);return r;};}"
+    "function setter(o,n,f){var d=o&&Object.getOwnPropertyDescriptor(o,n);"
+    "if(!d||!d.set)return;var s=d.set;"
+    "Object.defineProperty(o,n,{configurable:true,enumerable:d.enumerable,get:d.get,"
+    "set:function(v){s.call(this,v);f(this,v);}});}"
+    "if(C2){var P=C2.prototype;"
+    /* the hot ones (thousands a frame in some clients): four arguments,
+     * no arguments object */
+    "['fillRect','clearRect','strokeRect'].forEach(function(n){"
+    "var d=Object.getOwnPropertyDescriptor(P,n);if(!d||typeof d.value!=='function')return;"
+    "var o=d.value,k=n==='strokeRect';P[n]=function(x,y,w,h){o.call(this,x,y,w,h);"
+    "if(k){var l=(+this.lineWidth||1)/2+1;mark(this,x-l,y-l,+w+2*l,+h+2*l);}"
+    "else mark(this,+x,+y,+w,+h);};});"
+    "wrap(P,'drawImage',function(g,a){var i=a[0]||{},n=a.length;"
+    "if(n>=9)mark(g,+a[5],+a[6],+a[7],+a[8]);"
+    "else if(n>=5)mark(g,+a[1],+a[2],+a[3],+a[4]);"
+    "else mark(g,+a[1],+a[2],+(i.naturalWidth||i.videoWidth||i.displayWidth||i.width),"
+    "+(i.naturalHeight||i.videoHeight||i.displayHeight||i.height));});"
+    "wrap(P,'putImageData',function(g,a){var d=a[0]||{},x=+a[1],y=+a[2];"
+    "if(a.length>=7)mark(g,x+ +a[3],y+ +a[4],+a[5],+a[6],1);"
+    "else mark(g,x,y,+d.width,+d.height,1);});"
+    "['fill','stroke','fillText','strokeText','reset','drawFocusIfNeeded']"
+    ".forEach(function(n){wrap(P,n,function(g){mark(g);});});"
+    "['setTransform','transform','translate','scale','rotate','restore','resetTransform']"
+    ".forEach(function(n){wrap(P,n,function(g){g.__scT=1;});});"
+    /* drawing that reaches past its rectangle: sticky, whole canvas from then on */
+    "[['shadowBlur',0],['shadowOffsetX',0],['shadowOffsetY',0],['filter','none'],"
+    "['globalCompositeOperation','source-over']].forEach(function(d){"
+    "setter(P,d[0],function(g){if(g[d[0]]!==d[1])g.__scX=1;});});}"
+    "if(window.ImageBitmapRenderingContext)wrap(ImageBitmapRenderingContext.prototype,"
+    "'transferFromImageBitmap',function(g){mark(g);});"
+    "if(HC){var H=HC.prototype;"
+    "['width','height'].forEach(function(n){setter(H,n,function(c){if(c.isConnected)all();});});"
+    "wrap(H,'getContext',function(c,a){var k=String(a[0]);"
+    "if(k!=='2d')c.__scBlind='context:'+k;});"
+    "wrap(H,'transferControlToOffscreen',function(c){"
+    "c.__scBlind='offscreen';});}"
+    /* the document: everything but a cursor and the title */
+    "var scratch=null;"
+    "function styleKey(s){var o=[];for(var i=0;i<s.length;i++){var k=s[i];"
+    "if(k!=='cursor')o.push(k+':'+s.getPropertyValue(k)+s.getPropertyPriority(k));}"
+    "return o.sort().join(';');}"
+    "function onlyCursor(m){if(m.type!=='attributes'||m.attributeName!=='style'||"
+    "!m.target.style)return false;if(!scratch)scratch=document.createElement('i');"
+    "scratch.style.cssText=m.oldValue||'';return styleKey(scratch.style)===styleKey(m.target.style);}"
+    "function inTitle(n){for(;n;n=n.parentNode)if(n.nodeName==='TITLE')return true;return false;}"
+    "new MutationObserver(function(ms){for(var i=0;i<ms.length;i++){var m=ms[i];"
+    "if(onlyCursor(m)||inTitle(m.target))continue;all();return;}})"
+    ".observe(document,{subtree:true,childList:true,attributes:true,characterData:true,"
+    "attributeOldValue:true});"
+    "addEventListener('scroll',all,true);addEventListener('resize',all,true);"
+    "['animationstart','transitionrun'].forEach(function(n){addEventListener(n,function(){"
+    "anims++;all();},true);});"
+    "['animationend','animationcancel','transitionend','transitioncancel'].forEach(function(n){"
+    "addEventListener(n,function(){if(anims>0)anims--;all();},true);});"
+    "function over(e,g){var b=e.getBoundingClientRect();"
+    "return b.width>0&&b.height>0&&b.right>g[0]&&b.left<g[0]+g[2]&&b.bottom>g[1]&&b.top<g[1]+g[3];}"
+    "function blind(g){if(blindReason)return blindReason;"
+    "var q=document.querySelectorAll('canvas,iframe,frame,object,embed,video');"
+    "for(var i=0;i<q.length;i++){var e=q[i];"
+    "if(e.nodeName==='CANVAS'&&!e.__scBlind)continue;if(!over(e,g))continue;"
+    "return e.nodeName==='CANVAS'?e.__scBlind:e.nodeName.toLowerCase();}"
+    "return null;}"
+    "function running(){if(anims>0)return true;if(!document.getAnimations)return false;"
+    "var a=document.getAnimations();for(var i=0;i<a.length;i++)"
+    "if(a[i].playState==='running')return true;return false;}"
+    /* entries after `after` touching r */
+    "function scan(r,after,doc){var x0=r[0],y0=r[1],x1=r[0]+r[2],y1=r[1]+r[3],"
+    "o={n:0,first:-1,last:-1,lost:false},from=after;"
+    /* another document than the one `after` counts in (a reload): all is new */
+    "if(doc!==ORIGIN||from>seq)from=0,o.lost=doc!==0;"
+    "if(seq-from>CAP){o.lost=true;from=seq-CAP;}"
+    "for(var s=from;s<seq;s++){var e=ring[s%CAP];"
+    "if(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1)continue;"
+    "o.n++;if(o.first<0)o.first=e.t;if(e.u>o.last)o.last=e.u;}"
+    "if(o.lost){o.n++;o.first=-1;if(o.last<0)o.last=now();}return o;}"
+    "function wait(g,r,after,doc,quiet,win,need,timeout){return new Promise(function(done){"
+    "var t0=now(),timer=0,w={p:0};"
+    "function check(){timer=0;w.p=0;var t=now(),b=blind(g),o;"
+    "if(running())all();o=scan(r,after,doc);"
+    "var end=function(to){var i=waiters.indexOf(w);if(i>=0)waiters.splice(i,1);"
+    "if(timer)clearTimeout(timer);done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,"
+    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN});};"
+    "if(b)return end(false);"
+    "var at;if(o.n>0)at=o.last+quiet;else if(!need)at=t0+win;else at=Infinity;"
+    "if(at<=t&&!(quiet>0&&running()))return end(false);"
+    "if(t-t0>=timeout)return end(true);"
+    "if(at>t0+timeout)at=t0+timeout;if(running()&&at>t+50)at=t+50;"
+    "timer=setTimeout(check,Math.max(0,at-t));}"
+    "w.poke=function(){if(timer&&!w.p){w.p=1;clearTimeout(timer);timer=setTimeout(check,0);}};"
+    "waiters.push(w);check();});}"
+    "Object.defineProperty(window,'__stepcheck_log',{value:Object.freeze({wait:wait,"
+    "seq:function(){return seq;}}),enumerable:false});})();";
