@@ -211,6 +211,10 @@ static void settle_next(sc__runner *r) {
 void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
   *out = r->last;
   r->last = (sc__frame){0};
+  /* proven settled at a log position only as it was captured, not composed */
+  r->seed_ok = r->last_seq_ok && sc__frame_has(out) && sc__rect_covers(out->clip, clip);
+  r->seed_seq = r->last_seq;
+  r->last_seq_ok = 0;
   if (!sc__frame_has(out) || sc__rect_covers(out->clip, clip)) return;
   const sc__frame *start = sc__runner_snap_get(r, "start");
   sc_image *img = NULL;
@@ -239,14 +243,23 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
     st->f.clip = clip;
     if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
   }
+  st->seq_ok = r->seed_ok && sc__frame_has(&st->f);
+  st->seq = r->seed_seq;
+  r->seed_ok = 0;
+  st->log_after = 0;
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
   st->quiet_ms = 0;
   st->since = 0;
   st->no_probe = 0;
-  settle_next(r);
+  if (sc__runner_logging(r))
+    sc__runner_settle_log(r);
+  else
+    settle_next(r);
 }
+
+void sc__runner_settle_pairs(sc__runner *r) { settle_next(r); }
 
 void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, double quiet_ms,
                              sc__settle_done done) {
@@ -258,7 +271,12 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
   st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
   st->since = 0;
   st->no_probe = 0;
-  settle_next(r);
+  st->seq_ok = 0;
+  st->log_after = 0;
+  if (sc__runner_logging(r))
+    sc__runner_settle_log(r);
+  else
+    settle_next(r);
 }
 
 int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f) {

@@ -10,6 +10,7 @@
 
 #include "image/pack.h"
 #include "judge/judge.h"
+#include "page/paintlog.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
 
@@ -18,6 +19,9 @@ typedef void (*sc__io_done)(int status, const char *errmsg, void *ud);
 typedef void (*sc__io_captured)(int status, const char *errmsg, const char *raw, size_t len,
                                 void *ud);
 typedef void (*sc__io_tick)(void *ud);
+/* The paint log's answer (page/paintlog.h; rep borrowed for the call). */
+typedef void (*sc__io_logged)(int status, const char *errmsg, const sc__log_reply *rep,
+                              void *ud);
 /* A probe's reply: have = 0 when the page cannot read the canvas. */
 typedef void (*sc__io_probed)(int status, const char *errmsg, int have, uint64_t hash, void *ud);
 
@@ -43,6 +47,9 @@ typedef struct sc__runner_io {
    * the canvas; NULL = no probes (screenshots alone) */
   int (*probe)(void *ctx, sc_rect r, double timeout_ms, sc__io_probed cb, void *ud);
   void *ctx;
+  /* wait in the page on its paint log (docs/design.md, "Paint log"); NULL
+   * = no log: rest is proven by screenshot pairs */
+  int (*log_wait)(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void *ud);
 } sc__runner_io;
 
 /* The table that drives a real page on its loop. */
@@ -101,6 +108,10 @@ typedef struct sc__settle {
   int pre_ok;
   uint64_t pre;             /* the probe before the capture in flight */
   uint64_t fhash;           /* f's pixels hashed the probe's way */
+  /* the paint log: entries after log_after are news; f was proven
+   * settled at log position seq (seq_ok) */
+  uint64_t log_after, seq;
+  int seq_ok;
 } sc__settle;
 
 /* One step in progress. */
@@ -137,6 +148,15 @@ typedef struct sc__stepm {
   uint64_t cur_hash;        /* cur's pixels, hashed the probe's way (when all held) */
   int cur_all, cur_same;    /* every expectation held on cur; cur showed prev's pixels */
   double cap_done_at;       /* when cur's reply came */
+  /* the paint log (step_log.c) */
+  int no_change;            /* a gesture and no expectation that needs a change:
+                               verified only after the response window */
+  uint64_t log_after;       /* paints after this log position are news */
+  uint64_t log_pre;         /* the log position just before the capture in flight */
+  int log_settled;          /* cur was proven settled by the log */
+  int self_check;           /* the capture in flight checks the log after a verdict */
+  int log_mode;             /* this step's verdict is the paint log's */
+  double verdict_t;         /* the verdict capture's time, while a self-check runs */
 } sc__stepm;
 
 /* SC__PH_ONE: a single step run on its own (sc__runner_step_once); the
@@ -199,7 +219,42 @@ struct sc__runner {
   sc__runner_step_cb on_step;
   sc__runner_done_cb on_done;
   void *ud;
+  /* proof of rest (docs/design.md, "Paint log") */
+  int log_off;                /* pairs from now on */
+  const char *log_why;        /* why pairs (static), or NULL */
+  double log_doc;             /* the document the log positions count in */
+  uint64_t last_seq;          /* r->last was proven settled at this log position */
+  int last_seq_ok;
+  uint64_t seed_seq;          /* the same of the seed sc__runner_seed gave out */
+  int seed_ok;
+  int log_verdicts;           /* verdicts the log gave this user (for the self-check) */
 };
+
+/* The paint log's defaults when a scenario has none (tests' zeroed ones). */
+#define SC__LOG_QUIET_MS 150.0
+/* The self-check (step_log.c): a verdict the log gave is checked with a
+ * second capture for the first SC__SELF_CHECK_FIRST of a user's log
+ * verdicts, then one in SC__SELF_CHECK_EVERY. */
+#define SC__SELF_CHECK_FIRST 3
+#define SC__SELF_CHECK_EVERY 16
+/* Non-zero while rest is proven by the paint log for this user. */
+int sc__runner_logging(const sc__runner *r);
+/* The log is blind on this page (or failed its self-check): pairs from now
+ * on, with why (static) in every later result. */
+void sc__runner_log_off(sc__runner *r, const char *why);
+/* Ask the log: entries after `after` touching guest rect clip; see
+ * sc__log_ask. The page's own timeout is what is left until `until`.
+ * 0 (cb fires later, r->pending set) or negative. */
+int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
+                   double window_ms, int need, double until, sc__io_logged cb);
+/* Did the answer come from a log? 0 after switching the user to pairs. */
+int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep);
+/* The quiet time that proves rest: the scenario's rest_quiet_ms. */
+double sc__runner_quiet_ms(const sc__runner *r);
+/* The two ways to go on with r->settle as set up by sc__runner_settle:
+ * by the log (rest_log.c) and by screenshot pairs (capture.c). */
+void sc__runner_settle_log(sc__runner *r);
+void sc__runner_settle_pairs(sc__runner *r);
 
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
@@ -261,6 +316,18 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
                              sc__settle_done done);
 /* Run step st (need index ni): appends a result, then calls next(r, rc). */
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
+/* step.c's parts that the paint log's verdict (step_log.c) shares. */
+void sc__step_finish(sc__runner *r, int rc);
+int sc__step_io_ok(sc__runner *r, int status, const char *errmsg);
+void sc__step_verdict(sc__runner *r);
+void sc__step_out_of_time(sc__runner *r);
+void sc__step_pace(sc__runner *r, int stable);
+void sc__step_capture(sc__runner *r);
+/* The verdict by the paint log (step_log.c): after the gesture, and after
+ * each capture it asked for (judged into r->sm.cur; same = it showed the
+ * previous capture's pixels). */
+void sc__step_log_begin(sc__runner *r);
+void sc__step_log_captured(sc__runner *r, int same);
 /* The machine moves on after a step (step.c calls it). */
 void sc__runner_step_end(sc__runner *r, int rc);
 /* An I/O reply arrived: 0 when the machine may go on, else the error that

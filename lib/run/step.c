@@ -24,6 +24,8 @@ static void probe_ask(sc__runner *r, sc__io_probed cb);
 static void probed_pre(int status, const char *errmsg, int have, uint64_t h, void *ud);
 static void probed_post(int status, const char *errmsg, int have, uint64_t h, void *ud);
 
+static double response_ms(const sc__runner *r) { return r->s->response_ms; }
+
 static void set_reason(sc_step_result *res, const char *msg) {
   sc__free(res->reason);
   res->reason = sc__strdup(msg);
@@ -65,13 +67,24 @@ static void finish(sc__runner *r, int rc) {
         res->scale_text = sc__strdup(sm->v[i].scale_text);
     }
   sc__frame_free(&sm->before);
+  int logged = sm->log_mode && sc__runner_logging(r);
+  res->rest = logged ? "paint-log" : "pairs";
+  res->rest_why = logged ? NULL
+                  : r->log_why ? r->log_why
+                  : r->s->rest_pairs ? "the scenario says \"rest\": \"pairs\""
+                  : !r->io.log_wait ? "no paint log on this page"
+                                    : NULL;
   /* The step's last capture may be the first of the next step's at-rest
    * pair (it was taken before the settle wait and the park: if the next
-   * capture still shows the same pixels, nothing moved in between). */
-  if (rc == 0 && sc__frame_has(&sm->cur))
+   * capture still shows the same pixels, nothing moved in between), and
+   * with the log, the at-rest capture itself when nothing painted since. */
+  if (rc == 0 && sc__frame_has(&sm->cur)) {
     sc__frame_move(&r->last, &sm->cur);
-  else
+    r->last_seq = sm->log_after;
+    r->last_seq_ok = logged && sm->log_settled;
+  } else {
     sc__frame_free(&sm->cur);
+  }
   sc__frame_free(&sm->prev);
   per_expect_free(sm);
   sc__runner_step_end(r, rc);
@@ -149,6 +162,15 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   res->cycle = r->cycle;
   res->setup = r->phase == SC__PH_SETUP;
   res->first_change_ms = -1;
+  res->first_paint_ms = res->last_paint_ms = -1;
+  res->rest = "pairs";
+  /* A gesture none of whose expectations needs a change is verified only
+   * after the response window: nothing may pass before the application
+   * had the time to answer (docs/design.md, "Paint log"). */
+  sm->no_change = st->action.kind != SC_ACTION_NONE;
+  for (size_t i = 0; i < st->nexpect; i++)
+    if (st->expect[i].kind == SC_EXPECT_CHANGED || st->expect[i].kind == SC_EXPECT_SCALE)
+      sm->no_change = 0;
   /* A step that fails before its gesture still has a time (reports sort
    * and count by it); the gesture sets the exact one. */
   res->started_unix_ms = sc__unix_ms();
@@ -236,6 +258,8 @@ static void pre_done(sc__runner *r, int rc) {
   }
   /* This step's at-rest capture is the snapshot later steps name by id:
    * kept (packed) only when one does. */
+  sm->log_mode = sc__runner_logging(r) && r->settle.seq_ok;
+  sm->log_after = r->settle.seq;
   if (r->keep[sm->ni] && (rc = sc__runner_snap_put(r, st->id, &sm->before)) < 0) {
     finish(r, rc);
     return;
@@ -326,7 +350,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
        * when it happens, not only after the last notch. Such frames are
        * never verdict frames: the gesture is not complete. */
       double room = sm->next_notch_at - sc__now_ms();
-      if (sm->res->first_change_ms < 0 && sm->st->nexpect > 0 && sm->U.w > 0 &&
+      if (!sm->log_mode && sm->res->first_change_ms < 0 && sm->st->nexpect > 0 && sm->U.w > 0 &&
           room >= 1.5 * (sm->cap_last > 0 ? sm->cap_last : 100)) {
         poll_next(r);
         return;
@@ -396,6 +420,10 @@ static void gesture_done(sc__runner *r) {
   }
   sm->in_poll = 1;
   sm->moved_at = t1;
+  if (sm->log_mode) {
+    sc__step_log_begin(r);
+    return;
+  }
   poll_next(r);
 }
 
@@ -510,8 +538,14 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     finish(r, rc);
     return;
   }
+  if (sm->log_mode) {
+    sc__step_log_captured(r, same);
+    return;
+  }
   tally(sm, &all, &first_bad);
   int stable = same; /* two captures in a row show the same pixels */
+  /* a step that expects nothing to change watches the whole response window */
+  if (sm->no_change && sm->last_t < response_ms(r)) all = 0;
   if (all && stable) {
     verdict(r);
     return;
@@ -641,3 +675,14 @@ static void probed_post(int status, const char *errmsg, int have, uint64_t h, vo
   }
   pace(r, sm->cur_same || held);
 }
+
+/* ---- shared with step_log.c ---- */
+
+void sc__step_finish(sc__runner *r, int rc) { finish(r, rc); }
+int sc__step_io_ok(sc__runner *r, int status, const char *errmsg) {
+  return io_ok(r, status, errmsg);
+}
+void sc__step_verdict(sc__runner *r) { verdict(r); }
+void sc__step_out_of_time(sc__runner *r) { out_of_time(r); }
+void sc__step_pace(sc__runner *r, int stable) { pace(r, stable); }
+void sc__step_capture(sc__runner *r) { capture_now(r); }

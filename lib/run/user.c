@@ -98,7 +98,11 @@ static void start_taken(sc__runner *r, int rc) {
     return;
   }
   /* At rest: the first step's at-rest pair may begin from it. */
-  if (rc == 0) sc__frame_move(&r->last, &r->settle.f);
+  if (rc == 0) {
+    sc__frame_move(&r->last, &r->settle.f);
+    r->last_seq = r->settle.seq;
+    r->last_seq_ok = r->settle.seq_ok;
+  }
   sc__frame_free(&r->settle.f);
   r->phase = SC__PH_STEPS;
   r->idx = 0;
@@ -121,8 +125,8 @@ static void take_start(sc__runner *r) {
                             start_taken);
     return;
   }
-  sc__frame seed = r->last; /* the drift check's capture, or the last step's */
-  r->last = (sc__frame){0};
+  sc__frame seed; /* the drift check's capture, or the last step's */
+  sc__runner_seed(r, &seed, all_regions(r->s));
   sc__runner_settle(r, all_regions(r->s), sc__now_ms() + wait, start_taken, &seed);
   sc__frame_free(&seed);
 }
@@ -156,6 +160,8 @@ static void drift_taken(sc__runner *r, int rc) {
   }
   if (rc == 0) { /* the next cycle's start may begin from it, or be it */
     sc__frame_move(&r->last, &r->settle.f);
+    r->last_seq = r->settle.seq;
+    r->last_seq_ok = at_rest && r->settle.seq_ok;
     r->last_is_drift = at_rest;
   }
   sc__frame_free(&r->settle.f);
@@ -234,6 +240,8 @@ static void next(sc__runner *r) {
        * the page since: it is this cycle's start as it stands. */
       r->last_is_drift = 0;
       sc__frame_move(&r->settle.f, &r->last);
+      r->settle.seq = r->last_seq;
+      r->settle.seq_ok = r->last_seq_ok;
       start_taken(r, 0);
       return;
     }
