@@ -39,6 +39,27 @@ size_t sc__report_failed(const sc_run_result *r, int *is_void);
 /* Application name for titles: the scenario's app, else "stepcheck". */
 const char *sc__report_app(const sc_scenario *sc);
 
+/* ---- how a step's rest was proven (rest.c); every writer reads the
+ * 0.3.0 fields through these, so the reports agree */
+
+/* The rest rule: s->rest, or "pairs" when NULL (a result made before 0.3.0). */
+const char *sc__report_rest(const sc_step_result *s);
+/* Non-zero when the step's rest was proven by the page's paint log. */
+int sc__report_paint_log(const sc_step_result *s);
+/* The paint times and count of a paint-log step; -1 (0 paints) for any
+ * other, whatever its fields hold (calloc leaves 0, which is not a paint at
+ * 0 ms). */
+double sc__report_first_paint(const sc_step_result *s);
+double sc__report_last_paint(const sc_step_result *s);
+int sc__report_paints(const sc_step_result *s);
+/* The step's first response: its first paint when known, else its first
+ * change (-1 when neither); *is_paint (may be NULL) says which. The text
+ * table's "first" column and the JTL Latency. */
+double sc__report_first(const sc_step_result *s, int *is_paint);
+/* "paint-log, 3 paints", "pairs" or "pairs (WHY)", XML-escaped (safe in
+ * HTML, in text and in attribute values). */
+void sc__report_put_rest(FILE *f, const sc_step_result *s);
+
 /* ---- text tables (table_parts.c) */
 
 /* "12.3" into buf, or "-" for "none" (negative). */

@@ -7,7 +7,9 @@
  *  warm-up: load 1100, zoom-in 240 at -9000, zoom-out 300 at -6000 (a 3300
  *    ms cycle): bars load 3300, zoom-in 750 (floor), zoom-out 900.
  *  user-1: 0..38000, load, 4 cycles (zoom-in at 2000/12000/22000/33000,
- *    zoom-out at 5000/15000/25000/36500), slowest zoom-in 610.
+ *    zoom-out at 5000/15000/25000/36500), slowest zoom-in 610; its zoom-ins
+ *    rest on the paint log (first paint 95.5, 2 paints), every other step
+ *    is as old code left it (rest NULL: "pairs").
  *  user-2: 1000..39000, load, 3 cycles; zoom-out of cycle 3 (26000) fails
  *    after its 5000 ms timeout, at 31000.
  *  user-3: 20000..36000, load, 1 cycle with zoom-in 2210 ms (over the bar,
@@ -110,7 +112,12 @@ static fixture *make_load(void) {
   const double zi1[] = {250, 260, 610, 300}, zo1[] = {320, 330, 340, 330};
   const double at_zi1[] = {2000, 12000, 22000, 33000}, at_zo1[] = {5000, 15000, 25000, 36500};
   for (int c = 0; c < 4; c++) {
-    add(u, "zoom-in", c + 1, at_zi1[c], zi1[c]);
+    /* user-1's zoom-ins rest on the paint log */
+    sc_step_result *s = add(u, "zoom-in", c + 1, at_zi1[c], zi1[c]);
+    s->rest = "paint-log";
+    s->first_paint_ms = 95.5;
+    s->last_paint_ms = zi1[c] - 30;
+    s->paints = 2;
     add(u, "zoom-out", c + 1, at_zo1[c], zo1[c]);
   }
 
@@ -377,6 +384,15 @@ static void json_users(void **st) {
   assert_string_equal(json_string_value(json_object_get(u2, "user_name")), "user-2");
   assert_int_equal(json_integer_value(json_object_get(u2, "steps_failed")), 1);
   assert_int_equal(json_array_size(json_object_get(u2, "results")), 7);
+  /* each user's steps carry how their rest was proven and the paint times */
+  json_t *u1r = json_object_get(json_array_get(users, 0), "results");
+  json_t *zin = json_array_get(u1r, 1), *zout = json_array_get(u1r, 2);
+  assert_string_equal(json_string_value(json_object_get(zin, "rest")), "paint-log");
+  assert_near(json_real_value(json_object_get(zin, "first_paint_ms")), 95.5, 0);
+  assert_near(json_real_value(json_object_get(zin, "last_paint_ms")), 220, 0);
+  assert_int_equal(json_integer_value(json_object_get(zin, "paints")), 2);
+  assert_string_equal(json_string_value(json_object_get(zout, "rest")), "pairs");
+  assert_true(json_is_null(json_object_get(zout, "first_paint_ms")));
   json_t *zi = json_array_get(json_object_get(j, "by_step"), 1);
   assert_string_equal(json_string_value(json_object_get(zi, "step_id")), "zoom-in");
   assert_int_equal(json_integer_value(json_object_get(zi, "count")), 8);

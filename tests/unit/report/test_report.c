@@ -1,6 +1,8 @@
 /* Report writers against golden files (fixtures/report/run.*.golden, byte-exact;
- * regenerate with SC_UPDATE_GOLDEN=1 and review the diff), verdict lines,
- * errors that name the path, allocation failure. */
+ * regenerate with SC_UPDATE_GOLDEN=1 and review the diff), the rest rule and
+ * paint times in report.json checked on their own (so a regenerated golden
+ * cannot drop them), verdict lines, errors that name the path, allocation
+ * failure. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -9,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "core/core.h"
 #include "stepcheck.h"
@@ -19,8 +23,16 @@ static const char *k_fail_reason =
 
 static char *g_artifacts[] = {"/tmp/r/zoom-in-2-before.png", "/tmp/r/zoom-in-2-after.png"};
 
+/* Why a step fell back to pairs; needs XML escaping. */
+static const char *k_rest_why = "a <canvas> the paint log cannot see & \"webgl\"";
+
 /* A hand-made run: a setup step, two cycles of two steps, one failure (whose
- * reason needs CSV and XML escaping), one drift entry. All times fixed. */
+ * reason needs CSV and XML escaping), one drift entry. All times fixed.
+ * Rest rules: load "pairs"; zoom-in of cycle 1 "paint-log", first paint
+ * 23.0 (before its first change 812.3), last paint 880.5, 4 paints;
+ * zoom-out of cycle 1 "pairs" with a reason; the failed zoom-in "paint-log"
+ * with no paint; zoom-out of cycle 2 as old code left it (rest NULL, paint
+ * fields zeroed): "pairs", no paint. */
 typedef struct fixture {
   sc_scenario sc;
   sc_step setup[1], steps[2];
@@ -50,26 +62,30 @@ static fixture *make_run(void) {
   r[0] = (sc_step_result){.step_id = "load", .cycle = 0, .setup = 1, .passed = 1,
                           .reason = "map visible", .started_unix_ms = 1700000000000.0,
                           .gesture_ms = 0, .first_change_ms = -1, .verified_ms = 1250.25,
-                          .captures = 4, .capture_ms = 33.5};
+                          .captures = 4, .capture_ms = 33.5, .rest = "pairs",
+                          .first_paint_ms = -1, .last_paint_ms = -1};
   r[1] = (sc_step_result){.step_id = "zoom-in", .cycle = 1, .passed = 1,
                           .reason = "scale x0.1250 (want x0.1250)",
                           .started_unix_ms = 1700000002000.4, .gesture_ms = 760.0,
                           .first_change_ms = 812.3, .verified_ms = 905.75, .captures = 5,
                           .capture_ms = 33.1, .scale_factor = 0.125,
-                          .scale_text = "100.0 m -> 12.5 m"};
+                          .scale_text = "100.0 m -> 12.5 m", .rest = "paint-log",
+                          .first_paint_ms = 23.0, .last_paint_ms = 880.5, .paints = 4};
   r[2] = (sc_step_result){.step_id = "zoom-out", .cycle = 1, .passed = 1,
                           .reason = "scale x8.0000 (want x8.0000)",
                           .started_unix_ms = 1700000003500.0, .gesture_ms = 755.5,
                           .first_change_ms = 799.9, .verified_ms = 870.15, .captures = 4,
                           .capture_ms = 34.0, .scale_factor = 8.0,
-                          .scale_text = "12.5 m -> 100.0 m"};
+                          .scale_text = "12.5 m -> 100.0 m", .rest = "pairs",
+                          .rest_why = k_rest_why, .first_paint_ms = -1, .last_paint_ms = -1};
   r[3] = (sc_step_result){.step_id = "zoom-in", .cycle = 2, .passed = 0,
                           .reason = (char *)k_fail_reason,
                           .started_unix_ms = 1700000005000.0, .gesture_ms = 755.2,
                           .first_change_ms = 820.0, .verified_ms = -1, .captures = 240,
                           .capture_ms = 33.3, .idle_ms = 412.5, .scale_factor = 0.25,
                           .scale_text = "100.0 m -> 25.0 m", .nartifacts = 2,
-                          .artifacts = g_artifacts};
+                          .artifacts = g_artifacts, .rest = "paint-log", .first_paint_ms = -1,
+                          .last_paint_ms = -1};
   r[4] = (sc_step_result){.step_id = "zoom-out", .cycle = 2, .passed = 1,
                           .reason = "scale x8.0000 (want x8.0000)",
                           .started_unix_ms = 1700000013500.0, .gesture_ms = 761.0,
@@ -219,6 +235,57 @@ static void the_driven_url_is_reported(void **st) {
   free(fx);
 }
 
+/* Each writer's text for the fixture (the caller frees). */
+static char *written(writer w, const sc_run_result *r) {
+  char *dir = sc_test_mkdtemp();
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", dir);
+  assert_int_equal(w(path, r), 0);
+  char *got = sc_test_slurp(path, NULL);
+  assert_non_null(got);
+  sc_test_rmtree(dir);
+  free(dir);
+  return got;
+}
+
+/* report.json: rest, rest_why, first_paint_ms, last_paint_ms and paints on
+ * every step; paint times only on the paint log (a zeroed old result is
+ * "pairs" with none, not a paint at 0 ms). */
+static void json_has_rest_and_paints(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *got = written(sc_report_json, &fx->run);
+  json_error_t err;
+  json_t *j = json_loads(got, 0, &err);
+  assert_non_null(j);
+  json_t *res = json_object_get(j, "results");
+  assert_int_equal(json_array_size(res), 5);
+  static const char *const keys[] = {"rest", "rest_why", "first_paint_ms", "last_paint_ms",
+                                     "paints"};
+  for (size_t i = 0; i < 5; i++)
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+      if (!json_object_get(json_array_get(res, i), keys[k]))
+        fail_msg("result %zu has no \"%s\"", i, keys[k]);
+  json_t *pl = json_array_get(res, 1);
+  assert_string_equal(json_string_value(json_object_get(pl, "rest")), "paint-log");
+  assert_true(json_is_null(json_object_get(pl, "rest_why")));
+  assert_near(json_real_value(json_object_get(pl, "first_paint_ms")), 23.0, 0);
+  assert_near(json_real_value(json_object_get(pl, "last_paint_ms")), 880.5, 0);
+  assert_int_equal(json_integer_value(json_object_get(pl, "paints")), 4);
+  assert_near(json_real_value(json_object_get(pl, "first_change_ms")), 812.3, 0);
+  json_t *why = json_array_get(res, 2);
+  assert_string_equal(json_string_value(json_object_get(why, "rest")), "pairs");
+  assert_string_equal(json_string_value(json_object_get(why, "rest_why")), k_rest_why);
+  json_t *old = json_array_get(res, 4); /* rest NULL, paint fields 0 */
+  assert_string_equal(json_string_value(json_object_get(old, "rest")), "pairs");
+  assert_true(json_is_null(json_object_get(old, "first_paint_ms")));
+  assert_true(json_is_null(json_object_get(old, "last_paint_ms")));
+  assert_int_equal(json_integer_value(json_object_get(old, "paints")), 0);
+  json_decref(j);
+  free(got);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -294,6 +361,7 @@ int main(void) {
       cmocka_unit_test(golden_json),
       cmocka_unit_test(golden_junit),
       cmocka_unit_test(golden_jtl),
+      cmocka_unit_test(json_has_rest_and_paints),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
