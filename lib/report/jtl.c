@@ -31,7 +31,10 @@ void sc__report_jtl_header(FILE *f) {
 
 void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s,
                         const char *thread, int threads) {
-  double latency = s->first_change_ms >= 0 ? s->first_change_ms : 0;
+  /* JMeter's Latency is the time to the first response: the application's
+   * first paint when the paint log saw it, else the first changed capture */
+  double latency = sc__report_first(s, NULL);
+  if (latency < 0) latency = 0;
   fprintf(f, "%lld,%lld,", (long long)llround(s->started_unix_ms),
           (long long)llround(sc__report_elapsed(r, s)));
   put_csv(f, s->step_id ? s->step_id : "?");

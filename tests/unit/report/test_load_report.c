@@ -112,7 +112,7 @@ static fixture *make_load(void) {
   const double zi1[] = {250, 260, 610, 300}, zo1[] = {320, 330, 340, 330};
   const double at_zi1[] = {2000, 12000, 22000, 33000}, at_zo1[] = {5000, 15000, 25000, 36500};
   for (int c = 0; c < 4; c++) {
-    /* user-1's zoom-ins rest on the paint log */
+    /* user-1's zoom-ins rest on the paint log: JTL Latency is the first paint */
     sc_step_result *s = add(u, "zoom-in", c + 1, at_zi1[c], zi1[c]);
     s->rest = "paint-log";
     s->first_paint_ms = 95.5;
@@ -305,9 +305,10 @@ static char *jtl_row(const char *jtl, double at) {
   return line;
 }
 
-/* thread name and allThreads of a row: the 6th and 13th fields (the url
- * is quoted but comes after). */
-static void check_row(const char *jtl, double at, const char *thread, int threads) {
+/* thread name, allThreads and Latency of a row: the 6th, 13th and 15th
+ * fields (the url is quoted). */
+static void check_row(const char *jtl, double at, const char *thread, int threads,
+                      int latency) {
   char *row = jtl_row(jtl, at);
   if (!row) fail_msg("no JTL row at %.0f", at);
   char *fields[17];
@@ -329,9 +330,12 @@ static void check_row(const char *jtl, double at, const char *thread, int thread
   assert_string_equal(fields[5], thread);
   assert_int_equal(atoi(fields[11]), threads); /* grpThreads */
   assert_int_equal(atoi(fields[12]), threads); /* allThreads */
+  assert_int_equal(atoi(fields[14]), latency);  /* Latency */
 }
 
-/* Rows of every user in time order; threads = users running then. */
+/* Rows of every user in time order; threads = users running then; Latency
+ * the first paint of a paint-log step (user-1's zoom-ins: 95.5), else the
+ * first change (180.25), else 0 (setup steps). */
 static void jtl_threads(void **st) {
   (void)st;
   fixture *fx = make_load();
@@ -344,12 +348,12 @@ static void jtl_threads(void **st) {
     assert_true(t >= prev);
     prev = t;
   }
-  check_row(x, 100, "stepcheck 1-1", 1);    /* user-2 starts at 1000 */
-  check_row(x, 1100, "stepcheck 1-2", 2);
-  check_row(x, 16000, "stepcheck 1-2", 2);
-  check_row(x, 20100, "stepcheck 1-3", 3);  /* user-3 starts at 20000 */
-  check_row(x, 33000, "stepcheck 1-1", 3);
-  check_row(x, 36500, "stepcheck 1-1", 2);  /* user-3 ended at 36000 */
+  check_row(x, 100, "stepcheck 1-1", 1, 0);     /* user-2 starts at 1000 */
+  check_row(x, 1100, "stepcheck 1-2", 2, 0);
+  check_row(x, 16000, "stepcheck 1-2", 2, 180);
+  check_row(x, 20100, "stepcheck 1-3", 3, 0);   /* user-3 starts at 20000 */
+  check_row(x, 33000, "stepcheck 1-1", 3, 96);  /* a zoom-in: the first paint */
+  check_row(x, 36500, "stepcheck 1-1", 2, 180); /* user-3 ended at 36000 */
   /* a tie at 26000: user-2's row first */
   const char *a = strstr(x, "\n1700000026000,5000,zoom-out,500");
   const char *b = strstr(x, "\n1700000026000,380,zoom-out,200");
@@ -360,7 +364,7 @@ static void jtl_threads(void **st) {
   fx->u[2].run.ended_unix_ms = 0;
   free(x);
   x = file_of(sc_report_load_jtl, &fx->load, &len);
-  check_row(x, 36500, "stepcheck 1-1", 3);
+  check_row(x, 36500, "stepcheck 1-1", 3, 180);
   free(x);
   free(fx);
 }

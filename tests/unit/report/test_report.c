@@ -1,8 +1,8 @@
 /* Report writers against golden files (fixtures/report/run.*.golden, byte-exact;
  * regenerate with SC_UPDATE_GOLDEN=1 and review the diff), the rest rule and
- * paint times in report.json checked on their own (so a regenerated golden
- * cannot drop them), verdict lines, errors that name the path, allocation
- * failure. */
+ * paint times in report.json and the JTL Latency rule checked on their own
+ * (so a regenerated golden cannot drop them), verdict lines, errors that
+ * name the path, allocation failure. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -286,6 +286,58 @@ static void json_has_rest_and_paints(void **st) {
   free(fx);
 }
 
+/* The JTL Latency of a row ("...,URL,Latency,IdleTime,Connect"). */
+static long jtl_latency(const char *jtl, int row) {
+  const char *p = jtl;
+  for (int i = 0; i <= row; i++) {
+    p = strchr(p, '\n');
+    assert_non_null(p);
+    p++;
+  }
+  const char *end = p + strcspn(p, "\n");
+  int commas = 0;
+  while (end > p && commas < 3) commas += *--end == ',';
+  return strtol(end + 1, NULL, 10);
+}
+
+/* JTL Latency: the first paint when the paint log saw one, else the first
+ * change, else 0; paint fields of a step not on the paint log are ignored. */
+static void jtl_latency_is_the_first_paint(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const struct {
+    const char *rest;
+    double first_paint, first_change;
+    long want;
+  } cases[] = {
+      {"paint-log", 23.0, 200.0, 23},  /* the paint, not the capture */
+      {"pairs", -1, 200.0, 200},       /* pairs: the first change, as before 0.3.0 */
+      {NULL, 0, 200.0, 200},           /* old code: rest NULL, zeroed paint time */
+      {"pairs", 23.0, 200.0, 200},     /* a stray paint time off the paint log */
+      {"paint-log", -1, 200.0, 200},   /* no paint logged: the first change */
+  };
+  size_t n = sizeof cases / sizeof cases[0];
+  assert_true(n <= 5);
+  for (size_t i = 0; i < n; i++) {
+    fx->res[i].rest = cases[i].rest;
+    fx->res[i].first_paint_ms = cases[i].first_paint;
+    fx->res[i].first_change_ms = cases[i].first_change;
+  }
+  char *x = written(sc_report_jtl, &fx->run);
+  for (size_t i = 0; i < n; i++)
+    if (jtl_latency(x, (int)i) != cases[i].want)
+      fail_msg("case %zu: Latency %ld, want %ld:\n%s", i, jtl_latency(x, (int)i), cases[i].want,
+               x);
+  free(x);
+  /* neither a paint nor a change: 0 */
+  fx->res[0].first_paint_ms = -1;
+  fx->res[0].first_change_ms = -1;
+  x = written(sc_report_jtl, &fx->run);
+  assert_int_equal(jtl_latency(x, 0), 0);
+  free(x);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -362,6 +414,7 @@ int main(void) {
       cmocka_unit_test(golden_junit),
       cmocka_unit_test(golden_jtl),
       cmocka_unit_test(json_has_rest_and_paints),
+      cmocka_unit_test(jtl_latency_is_the_first_paint),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
