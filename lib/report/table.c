@@ -42,6 +42,18 @@ static void cycle_lines(FILE *out, const sc_run_result *r) {
   }
 }
 
+/* The "first" cell: the first paint marked "p", else the first change
+ * marked "c", else "-" under the numbers' last digit. */
+static const char *first_cell(char *buf, size_t n, const sc_step_result *s) {
+  int paint;
+  double v = sc__report_first(s, &paint);
+  if (v < 0)
+    snprintf(buf, n, "-  ");
+  else
+    snprintf(buf, n, "%.1f %c", v, paint ? 'p' : 'c');
+  return buf;
+}
+
 SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
   if (!out || !r) return sc__err(SC_EINVAL, "report table: NULL argument");
   const sc_run_result *const *one = &r;
@@ -52,15 +64,17 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
           "gesture", "first", "verified", "captures", "reason");
   for (size_t i = 0; i < r->nresults; i++) {
     const sc_step_result *s = r->results[i];
-    char c[16], g[32], f[32], v[32];
+    char c[16], g[32], f[40], v[32];
     cycle_label(c, sizeof c, s);
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
             s->passed ? "PASS" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
-            sc__report_ms(f, sizeof f, s->first_change_ms),
-            sc__report_ms(v, sizeof v, s->verified_ms), s->captures);
+            first_cell(f, sizeof f, s), sc__report_ms(v, sizeof v, s->verified_ms),
+            s->captures);
     sc__report_put_line(out, s->reason);
     fputc('\n', out);
   }
+  if (r->nresults)
+    fputs("first: p = first paint (the page's paint log), c = first change (captures)\n", out);
 
   fprintf(out, "\nsummary (ms; timings over passed steps only, failures are not averaged)\n");
   int rc = sc__report_summary(out, one, 1, w);

@@ -1,6 +1,6 @@
 /* Report writers against golden files (fixtures/report/run.*.golden, byte-exact;
  * regenerate with SC_UPDATE_GOLDEN=1 and review the diff), the rest rule and
- * paint times in report.json and the JTL Latency rule checked on their own
+ * paint times in every writer and the JTL Latency rule checked on their own
  * (so a regenerated golden cannot drop them), verdict lines, errors that
  * name the path, allocation failure. */
 #include "testutil.h"
@@ -248,6 +248,11 @@ static char *written(writer w, const sc_run_result *r) {
   return got;
 }
 
+/* Fails unless `want` is in `got`, the text `what` wrote, showing both. */
+static void has(const char *what, const char *got, const char *want) {
+  if (!strstr(got, want)) fail_msg("%s lacks\n  %s\n--- %s:\n%s", what, want, what, got);
+}
+
 /* report.json: rest, rest_why, first_paint_ms, last_paint_ms and paints on
  * every step; paint times only on the paint log (a zeroed old result is
  * "pairs" with none, not a paint at 0 ms). */
@@ -283,6 +288,24 @@ static void json_has_rest_and_paints(void **st) {
   assert_int_equal(json_integer_value(json_object_get(old, "paints")), 0);
   json_decref(j);
   free(got);
+  free(fx);
+}
+
+/* The table's "first" column: the first paint marked p, else the first
+ * change marked c ("-" for neither), the legend under the step lines. */
+static void table_shows_the_first_paint(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  size_t len;
+  char *t = table_of(&fx->run, &len);
+  has("table", t, "\n1     zoom-in  PASS        760.0     23.0 p       905.8 ");
+  has("table", t, "\n1     zoom-out PASS        755.5    799.9 c       870.1 ");
+  has("table", t, "\n2     zoom-in  FAIL        755.2    820.0 c           - ");
+  has("table", t, "\n2     zoom-out PASS        761.0    805.0 c      1020.0 ");
+  has("table", t, "\nsetup load     PASS          0.0        -        1250.2 ");
+  assert_true(has_line(t, "first: p = first paint (the page's paint log), c = first change "
+                          "(captures)"));
+  free(t);
   free(fx);
 }
 
@@ -414,6 +437,7 @@ int main(void) {
       cmocka_unit_test(golden_junit),
       cmocka_unit_test(golden_jtl),
       cmocka_unit_test(json_has_rest_and_paints),
+      cmocka_unit_test(table_shows_the_first_paint),
       cmocka_unit_test(jtl_latency_is_the_first_paint),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
