@@ -26,6 +26,17 @@ void sc__report_put_xml(FILE *f, const char *s, int attr) {
   }
 }
 
+/* "\nrest: paint-log, 3 paints, first paint 23.0 ms, last paint 180.5 ms"
+ * or "\nrest: pairs": a line of the text JUnit already carries per step
+ * (system-out, failure), so no parser meets a new element. */
+static void rest_line(FILE *f, const sc_step_result *s) {
+  fputs("\nrest: ", f);
+  sc__report_put_rest(f, s);
+  double first = sc__report_first_paint(s), last = sc__report_last_paint(s);
+  if (first >= 0) fprintf(f, ", first paint %.1f ms", first);
+  if (last >= 0) fprintf(f, ", last paint %.1f ms", last);
+}
+
 /* Lines of a suite start with `in` (its nesting) and two spaces per level. */
 static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_step_result *s) {
   fprintf(f, "%s  <testcase classname=\"", in);
@@ -45,10 +56,12 @@ static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_s
       fputs("\nartifact: ", f);
       sc__report_put_xml(f, s->artifacts[i], 0);
     }
+    rest_line(f, s);
     fputs("</failure>\n", f);
   } else if (s->reason && *s->reason) {
     fprintf(f, "%s    <system-out>", in);
     sc__report_put_xml(f, s->reason, 0);
+    rest_line(f, s);
     fputs("</system-out>\n", f);
   }
   fprintf(f, "%s  </testcase>\n", in);

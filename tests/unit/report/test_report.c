@@ -309,6 +309,26 @@ static void table_shows_the_first_paint(void **st) {
   free(fx);
 }
 
+/* JUnit: a rest line (with the paint times when known) ending the text a
+ * step already has, escaped; no new element. */
+static void junit_has_a_rest_line(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *x = written(sc_report_junit, &fx->run);
+  has("junit", x, "<system-out>scale x0.1250 (want x0.1250)\nrest: paint-log, 4 paints, "
+                  "first paint 23.0 ms, last paint 880.5 ms</system-out>");
+  has("junit", x, "\nrest: pairs (a &lt;canvas&gt; the paint log cannot see &amp; "
+                  "&quot;webgl&quot;)</system-out>");
+  has("junit", x, "artifact: /tmp/r/zoom-in-2-after.png\nrest: paint-log, 0 paints</failure>");
+  has("junit", x, "<system-out>scale x8.0000 (want x8.0000)\nrest: pairs</system-out>");
+  assert_null(strstr(x, "<canvas>"));
+  size_t outs = 0;
+  for (const char *p = x; (p = strstr(p, "<system-out>")) != NULL; p++) outs++;
+  assert_int_equal(outs, 4); /* the passed steps' own, none added */
+  free(x);
+  free(fx);
+}
+
 /* The JTL Latency of a row ("...,URL,Latency,IdleTime,Connect"). */
 static long jtl_latency(const char *jtl, int row) {
   const char *p = jtl;
@@ -438,6 +458,7 @@ int main(void) {
       cmocka_unit_test(golden_jtl),
       cmocka_unit_test(json_has_rest_and_paints),
       cmocka_unit_test(table_shows_the_first_paint),
+      cmocka_unit_test(junit_has_a_rest_line),
       cmocka_unit_test(jtl_latency_is_the_first_paint),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
