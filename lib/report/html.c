@@ -40,10 +40,19 @@ static void scale_cell(FILE *f, const sc_step_result *s) {
   fputs("</td>", f);
 }
 
+/* Columns of the verdict table: the failure row under a step spans them. The
+ * times read as the step's timeline: gesture, first paint, first change,
+ * last paint, verified. */
+static const char k_step_head[] =
+    "<tr><th>cycle</th><th>step</th><th>result</th><th>gesture</th><th>first paint</th>"
+    "<th>first change</th><th>last paint</th><th>verified</th><th>idle</th><th>captures</th>"
+    "<th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
+#define SC__HTML_STEP_COLUMNS 14
+
 /* The failure's images beside its reason, in a row under it. */
 static int shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i) {
-  fprintf(f, "<tr class=\"shots\"><td colspan=\"11\"><div class=\"shots\" id=\"fail-%d-%zu\">"
-             "<p class=\"why\">", user, i);
+  fprintf(f, "<tr class=\"shots\"><td colspan=\"%d\"><div class=\"shots\" id=\"fail-%d-%zu\">"
+             "<p class=\"why\">", SC__HTML_STEP_COLUMNS, user, i);
   sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
   fputs("</p>\n", f);
   for (size_t k = 0; k < s->nartifacts; k++) {
@@ -61,10 +70,8 @@ static int shots_row(FILE *f, const char *page, const sc_step_result *s, int use
 }
 
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) {
-  fputs("<table class=\"steps\">\n<tr><th>cycle</th><th>step</th><th>result</th>"
-        "<th>gesture</th><th>first change</th><th>verified</th><th>idle</th>"
-        "<th>captures</th><th>capture</th><th>scale</th><th>reason</th></tr>\n",
-        f);
+  fputs("<table class=\"steps\">\n", f);
+  fputs(k_step_head, f);
   for (size_t i = 0; i < r->nresults; i++) {
     const sc_step_result *s = r->results[i];
     const char *v = s->passed ? "PASS" : "FAIL";
@@ -77,11 +84,16 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
     sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
     fprintf(f, "</td><td class=\"%s\">%s</td>", v, v);
     ms_cell(f, s->gesture_ms);
+    ms_cell(f, sc__report_first_paint(s));
     ms_cell(f, s->first_change_ms);
+    ms_cell(f, sc__report_last_paint(s));
     ms_cell(f, s->verified_ms);
     ms_cell(f, s->idle_ms);
     fprintf(f, "<td class=\"n\">%d</td>", s->captures);
     ms_cell(f, s->capture_ms);
+    fputs("<td class=\"rest\">", f);
+    sc__report_put_rest(f, s);
+    fputs("</td>", f);
     scale_cell(f, s);
     fputs("<td class=\"reason\">", f);
     sc__report_put_xml(f, s->reason, 1);

@@ -126,8 +126,9 @@ void sc__html_meta(FILE *f, const sc_scenario *sc, const char *url);
 /* The summary table per step id and TOTAL over runs (sc__report_stats). */
 int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
 /* One run's verdict table: a row per step result (cycle, step, verdict,
- * timings, captures, scale reading, reason), and under each failure its
- * before/after/diff images beside the reason. Image srcs are relative to
+ * timings with the paint times, captures, rest rule, scale reading,
+ * reason), and under each failure its before/after/diff images beside the
+ * reason. Image srcs are relative to
  * the page at `page`; `user` (its index, -1 for the warm-up) tells rows
  * and failure blocks apart (ids "r-USER-I", "fail-USER-I"). */
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);

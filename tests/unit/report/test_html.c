@@ -20,6 +20,7 @@
 
 static const char *k_reason = "scale x0.2500 (want x0.1250), bar \"100 m\" <unreadable> & 'x'";
 static const char *k_hostile = "\"><script>alert(1)</script><img src=x onerror=alert(2)>\x01";
+static const char *k_rest_why = "the paint log is off";
 
 /* One row of the hand-made run: id, cycle (0 setup), verified (< 0 failed). */
 typedef struct row {
@@ -73,6 +74,18 @@ static fixture *make_run(void) {
                           .first_change_ms = passed ? 750.25 + i : 820.0,
                           .verified_ms = w->verified, .captures = 4 + i,
                           .capture_ms = 33.0 + i / 10.0, .idle_ms = 12.5 * i};
+    /* rest rules by row: the paint log; as old code left it (rest NULL,
+     * paint fields 0); pairs with a reason */
+    if (i % 3 == 0) {
+      s->rest = "paint-log";
+      s->first_paint_ms = 40.5 + i;
+      s->last_paint_ms = 600.25 + i;
+      s->paints = i + 1;
+    } else if (i % 3 == 2) {
+      s->rest = "pairs";
+      s->rest_why = k_rest_why;
+      s->first_paint_ms = s->last_paint_ms = -1;
+    }
     if (!w->cycle) continue;
     s->scale_factor = w->id[5] == 'i' ? 0.125 : 8.0;
     s->scale_text = w->id[5] == 'i' ? "100.0 m/100px -> 12.5 m/100px" : "12.5 m -> 100.0 m";
@@ -167,31 +180,56 @@ static void failure_images_and_reason(void **st) {
   free_run(fx);
 }
 
-/* Every timing of a row, its captures, scale reading and factor. */
+/* Every timing of a row in timeline order (gesture, first paint, first
+ * change, last paint, verified), idle, its captures, rest rule, scale
+ * reading and factor. Paint times only on the paint log: an old result's
+ * zeroed ones show as "-". */
 static void a_row_has_its_timings_and_scale(void **st) {
   (void)st;
   fixture *fx = make_run();
   char *got = page_of(fx);
   for (int i = 0; i < NRES; i++) {
     const sc_step_result *s = &fx->res[i];
-    char id[32], g[32], fc[32], v[32], idle[32], cm[32], want[600];
+    int log = i % 3 == 0;
+    char id[32], g[32], fp[32], fc[32], lp[32], v[32], idle[32], cm[32], rest[64], want[900];
     snprintf(id, sizeof id, "id=\"r-0-%d\">", i);
     const char *r = strstr(got, id);
     assert_non_null(r);
     char *line = strndup(r, strcspn(r, "\n"));
+    if (log)
+      snprintf(rest, sizeof rest, "paint-log, %d paint%s", i + 1, i ? "s" : "");
+    else
+      snprintf(rest, sizeof rest, i % 3 == 2 ? "pairs (%s)" : "pairs", k_rest_why);
     snprintf(want, sizeof want,
              "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-             "<td class=\"n\">%s</td><td class=\"n\">%d</td><td class=\"n\">%s</td>",
+             "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+             "<td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"rest\">%s</td>",
              sc__report_ms(g, sizeof g, s->gesture_ms),
+             log ? sc__report_ms(fp, sizeof fp, s->first_paint_ms) : "-",
              sc__report_ms(fc, sizeof fc, s->first_change_ms),
+             log ? sc__report_ms(lp, sizeof lp, s->last_paint_ms) : "-",
              sc__report_ms(v, sizeof v, s->verified_ms), sc__report_ms(idle, sizeof idle, s->idle_ms),
-             s->captures, sc__report_ms(cm, sizeof cm, s->capture_ms));
+             s->captures, sc__report_ms(cm, sizeof cm, s->capture_ms), rest);
     has(line, want);
     has(line, s->passed ? "<td class=\"PASS\">PASS</td>" : "<td class=\"FAIL\">FAIL</td>");
     free(line);
   }
   has(got, "<td>100.0 m -&gt; 25.0 m = x0.2500</td>");
   has(got, "<td>12.5 m -&gt; 100.0 m = x8.0000</td>");
+  /* a header cell per column, a cell per column in a row, the failure's
+   * block across all of them */
+  const char *head = strstr(got, "<table class=\"steps\">"), *r0 = strstr(got, "id=\"r-0-0\">");
+  assert_non_null(head);
+  assert_non_null(r0);
+  char *h = strndup(head, (size_t)(strstr(head, "</tr>") - head));
+  char *row0 = strndup(r0, strcspn(r0, "\n"));
+  assert_int_equal(count(h, "<th>"), 14);
+  assert_int_equal(count(row0, "<td"), 14);
+  has(h, "<th>gesture</th><th>first paint</th><th>first change</th><th>last paint</th>"
+         "<th>verified</th>");
+  has(got, "<td colspan=\"14\"><div class=\"shots\" id=\"fail-0-3\">");
+  free(row0);
+  free(h);
   free(got);
   free_run(fx);
 }
@@ -283,6 +321,8 @@ static void hostile_text_is_text(void **st) {
   for (int i = 1; i < NRES; i += 2) fx->res[i].step_id = k_hostile;
   fx->res[FAILED_ROW].reason = (char *)k_hostile;
   fx->res[FAILED_ROW].scale_text = (char *)k_hostile;
+  fx->res[2].rest_why = k_hostile;
+  fx->res[4].rest = k_hostile; /* static in a real result, but text all the same */
   char *odd = malloc(strlen(fx->dir) + 64);
   sprintf(odd, "%s/a\" onerror=\"x <b>#?.png", fx->dir);
   free(fx->arts[2]);
@@ -298,6 +338,8 @@ static void hostile_text_is_text(void **st) {
   has(got, "<td>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "
            "onerror=alert(2)&gt;?</td>");
   has(got, "src=\"a%22%20onerror%3D%22x%20%3Cb%3E%23%3F.png\"");
+  has(got, "<td class=\"rest\">pairs (&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+  has(got, "<td class=\"rest\">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
   free(got);
   free_run(fx);
 }
