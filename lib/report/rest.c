@@ -1,7 +1,7 @@
 /* How a step's rest was proven and when the application painted, read one
  * way for every writer (docs/design.md, "Reports": "Rest and paint times").
  * Paint times count only on the paint-log rule: a "pairs" result has none,
- * and one made before 0.3.0 (rest NULL, the rest zeroed by calloc) would
+ * and one made before 0.3.0 (rest NULL, the paint fields zeroed by calloc) would
  * otherwise say the application painted at 0 ms. */
 #include <string.h>
 
