@@ -106,13 +106,17 @@ SC_EXTERN void sc_free(void *p);
 /** Debug output on stderr, flags ORed (default 0: silent). */
 #define SC_DEBUG_LWS 1u /**< libwebsockets' errors and warnings */
 #define SC_DEBUG_CDP 2u /**< every CDP message, one JSON line each (fixtures/cdp format) */
-#define SC_DEBUG_PROBE 4u /**< experimental: runners (and browsers launched) from now on
-                              use in-page canvas probes (docs/design.md, "Probes") */
+#define SC_DEBUG_PROBE 4u /**< ignored since 0.3.0: the in-page pixel probes gave way to
+                              the paint log (docs/design.md, "Paint log") */
+#define SC_DEBUG_LOG_TRUST 8u /**< for tests of the fallback only: the paint log is
+                                  trusted where it knows it is blind (a WebGL canvas, a
+                                  frame over the guest, …), so a step may pass on a change
+                                  nobody saw; never set it to measure an application */
 /**
  * Set the debug flags for connections made from now on. Process-wide; the
  * library reads no environment variable (the CLI maps SC_DEBUG=1 to
- * SC_DEBUG_LWS, SC_DEBUG=cdp to both flags, and adds SC_DEBUG_PROBE when
- * SC_DEBUG contains "probe"). Safe from any thread.
+ * SC_DEBUG_LWS, SC_DEBUG=cdp to both flags, and adds SC_DEBUG_LOG_TRUST
+ * when SC_DEBUG contains "log-trust"). Safe from any thread.
  */
 SC_EXTERN void sc_set_debug(unsigned flags);
 

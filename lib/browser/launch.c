@@ -105,11 +105,6 @@ static char **build_argv(const char *exe, const char *profile, const char *const
   }
   /* Chromium's sandbox refuses to run as root. */
   if (geteuid() == 0) argv[n++] = "--no-sandbox";
-  /* With probes (experimental, SC_DEBUG_PROBE): each probe frees its
-   * ImageData with a young-generation GC under a name no page uses
-   * (lib/page/probe.c); without it a renderer kept up to ~30 MiB of dead
-   * probe buffers. */
-  if (sc__debug() & SC_DEBUG_PROBE) argv[n++] = "--js-flags=--expose-gc-as=__stepcheck_gc";
   for (size_t i = 0; extra && extra[i]; i++) argv[n++] = (char *)extra[i];
   argv[n++] = "about:blank";
   argv[n] = NULL;

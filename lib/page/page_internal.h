@@ -75,11 +75,6 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
 /* SC_EINVAL ("WHAT: region ... outside the WxH canvas") unless guest rect r
  * lies inside the canvas (capture.c). */
 int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what);
-/* The probe (probe.c): the probe hash of guest rect r of the canvas, read
- * in the page. have = 0 (status 0) when the canvas cannot be read there;
- * the runner then works from screenshots alone. */
-typedef void (*sc__probe_cb)(int status, const char *errmsg, int have, uint64_t hash, void *ud);
-int sc__page_probe_async(sc_page *p, sc_rect r, double timeout_ms, sc__probe_cb cb, void *ud);
 /* The paint log (paintlog.c): wait in the page as ask says; cb fires
  * once with the answer (rep borrowed for the call). A page whose log is
  * blind, or that has none, answers have = 0 with the reason (status 0). */

@@ -28,14 +28,17 @@
  * element, any of them over the guest.
  *
  * The runner asks with one Runtime.evaluate that awaits a promise:
- * __stepcheck_log.wait(g, r, after, quiet, window, need, timeout), where g
+ * __stepcheck_log.wait(g, r, after, doc, quiet, window, need, timeout,
+ * blindOk), where g
  * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
  * px), after a sequence number. It resolves with {seq, n, first, last, now,
  * timedOut, blind, lost}: n entries after `after` touch r, the first and
  * last of them at page times first and last (-1 none); it resolves when
- *   n > 0 and no entry touched r for `quiet` ms since the last one, or
+ *   n > 0 and no entry touched r for `quiet` ms since the last one and
+ *   since the call (an answer to the last input may still be on its way), or
  *   n = 0, `need` is false and `window` ms passed since the call, or
- *   `timeout` ms passed since the call, or the page turned blind.
+ *   `timeout` ms passed since the call, or the page turned blind (unless
+ *   blindOk: SC_DEBUG_LOG_TRUST, tests of the fallback only).
  * quiet = window = 0 and need false answer at once (the counter read
  * around a capture). */
 #include "paintlog.h"
@@ -154,15 +157,15 @@ const char sc__paintlog_js[] =
     "if(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1)continue;"
     "o.n++;if(o.first<0)o.first=e.t;if(e.u>o.last)o.last=e.u;}"
     "if(o.lost){o.n++;o.first=-1;if(o.last<0)o.last=now();}return o;}"
-    "function wait(g,r,after,doc,quiet,win,need,timeout){return new Promise(function(done){"
+    "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk){return new Promise(function(done){"
     "var t0=now(),timer=0,w={p:0};"
     "function check(){timer=0;w.p=0;var t=now(),b=blind(g),o;"
     "if(running())all();o=scan(r,after,doc);"
     "var end=function(to){var i=waiters.indexOf(w);if(i>=0)waiters.splice(i,1);"
     "if(timer)clearTimeout(timer);done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,"
     "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN});};"
-    "if(b)return end(false);"
-    "var at;if(o.n>0)at=o.last+quiet;else if(!need)at=t0+win;else at=Infinity;"
+    "if(b&&!blindOk)return end(false);"
+    "var at;if(o.n>0)at=Math.max(o.last,t0)+quiet;else if(!need)at=t0+win;else at=Infinity;"
     "if(at<=t&&!(quiet>0&&running()))return end(false);"
     "if(t-t0>=timeout)return end(true);"
     "if(at>t0+timeout)at=t0+timeout;if(running()&&at>t+50)at=t+50;"

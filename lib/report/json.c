@@ -33,8 +33,8 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
       arts = NULL;
     }
   /* the 0.3.0 fields as rest.c reads them: paint times only on the paint log */
-  return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:i, "
-                   "s:b, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o}",
+  return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, "
+                   "s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o}",
                    "step_id", sc__report_jstr(s->step_id),
                    "cycle", s->cycle,
                    "setup", s->setup != 0,
@@ -48,8 +48,6 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
                    "captures", s->captures,
                    "capture_ms", sc__report_jms(s->capture_ms),
                    "idle_ms", sc__report_jms(s->idle_ms),
-                   "probes", s->probes,
-                   "probe_settled", s->probe_settled != 0,
                    "rest", sc__report_jstr(sc__report_rest(s)),
                    "rest_why", sc__report_jstr(s->rest_why),
                    "first_paint_ms", sc__report_jms(sc__report_first_paint(s)),

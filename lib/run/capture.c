@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image/canvas_hash.h"
 #include "locate/locate.h"
 #include "runner.h"
 
@@ -93,18 +92,10 @@ int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_capture
   return rc;
 }
 
-int sc__runner_probe(sc__runner *r, sc_rect clip, double until, sc__io_probed cb) {
-  int rc = r->io.probe(r->io.ctx, clip, io_deadline(r, until), cb, r);
-  if (rc == 0) r->pending = 1;
-  return rc;
-}
-
-/* The settled capture: captures back to back until two in a row are
- * identical, or the deadline. */
+/* The settled capture by screenshot pairs: captures back to back until
+ * two in a row are identical (and, with quiet_ms, unchanged that long),
+ * or the deadline. */
 static void settle_next(sc__runner *r);
-static int settle_probing(const sc__runner *r);
-static void settle_probed_post(int status, const char *errmsg, int have, uint64_t h,
-                               void *ud);
 
 static void settle_finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
 
@@ -115,10 +106,6 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   int same = 0;
   int rc = sc__runner_reply(r, status, errmsg);
   if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
-  /* a new picture, between two probes: hashed now, while it is decoded */
-  if (rc == 0 && !same && settle_probing(r) && st->pre_ok &&
-      (rc = sc__frame_pixels(&st->f)) == 0)
-    st->fhash = sc__canvas_hash(st->f.img);
   /* held packed until the next capture (or whoever takes it) looks at it */
   if (rc == 0) rc = sc__frame_hold(&st->f);
   if (rc < 0) {
@@ -127,12 +114,6 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   }
   double now = sc__now_ms();
   if (!same) st->since = r->io_asked_at; /* a new picture: on screen since we asked, at most */
-  if (!same && settle_probing(r) && st->pre_ok && now < st->deadline) {
-    /* a settled canvas's? the probe after it says */
-    if ((rc = sc__runner_probe(r, st->clip, st->deadline, settle_probed_post)) < 0)
-      settle_finish(r, rc);
-    return;
-  }
   if (same && now - st->since >= st->quiet_ms) {
     settle_finish(r, 0);
     return;
@@ -151,61 +132,9 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
   settle_next(r);
 }
 
-static void settle_capture(sc__runner *r) {
+static void settle_next(sc__runner *r) {
   int rc = sc__runner_capture(r, r->settle.clip, r->settle.deadline, settle_captured);
   if (rc < 0) settle_finish(r, rc);
-}
-
-/* Probes serve the two-in-a-row rule only (quiet_ms 0), on a page whose
- * canvas can be read. */
-static int settle_probing(const sc__runner *r) {
-  return r->io.probe && !r->settle.no_probe && r->settle.quiet_ms <= 0;
-}
-
-static void settle_probed_pre(int status, const char *errmsg, int have, uint64_t h, void *ud) {
-  sc__runner *r = ud;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc < 0) {
-    settle_finish(r, rc);
-    return;
-  }
-  r->settle.no_probe |= !have;
-  r->settle.pre_ok = have;
-  r->settle.pre = h;
-  settle_capture(r);
-}
-
-/* The probe after a capture that differed from the one before it: the
- * canvas the same before and after, and the capture showing exactly it,
- * is a screen at rest after one capture. Else the next capture, this
- * probe being the one before it. */
-static void settle_probed_post(int status, const char *errmsg, int have, uint64_t h,
-                               void *ud) {
-  sc__runner *r = ud;
-  sc__settle *st = &r->settle;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc < 0) {
-    settle_finish(r, rc);
-    return;
-  }
-  st->no_probe |= !have;
-  if (have && st->pre_ok && st->pre == h && st->fhash == h) {
-    settle_finish(r, 0);
-    return;
-  }
-  st->pre_ok = have;
-  st->pre = h;
-  settle_capture(r);
-}
-
-static void settle_next(sc__runner *r) {
-  r->settle.pre_ok = 0;
-  if (settle_probing(r)) {
-    int rc = sc__runner_probe(r, r->settle.clip, r->settle.deadline, settle_probed_pre);
-    if (rc < 0) settle_finish(r, rc);
-    return;
-  }
-  settle_capture(r);
 }
 
 void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
@@ -252,7 +181,6 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->done = done;
   st->quiet_ms = 0;
   st->since = 0;
-  st->no_probe = 0;
   if (sc__runner_logging(r))
     sc__runner_settle_log(r);
   else
@@ -270,7 +198,6 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
   st->done = done;
   st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
   st->since = 0;
-  st->no_probe = 0;
   st->seq_ok = 0;
   st->log_after = 0;
   if (sc__runner_logging(r))

@@ -35,16 +35,12 @@ static int p_guest(void *ctx, sc__io_done cb, void *ud) {
   return sc__page_guest_check_async(ctx, cb, ud);
 }
 
-static int p_probe(void *ctx, sc_rect r, double timeout_ms, sc__io_probed cb, void *ud) {
-  return sc__page_probe_async(ctx, r, timeout_ms, cb, ud);
-}
-
 static int p_log_wait(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void *ud) {
   return sc__page_log_wait_async(ctx, ask, cb, ud);
 }
 
 sc__runner_io sc__runner_page_io(sc_page *p) {
-  sc__runner_io io = {p_move,  p_click,  p_notch, p_key,   p_capture, p_decode,
-                      p_timer, p_cancel, p_guest, p_probe, p,         p_log_wait};
+  sc__runner_io io = {p_move,  p_click,  p_notch, p_key, p_capture, p_decode,
+                      p_timer, p_cancel, p_guest, p,     p_log_wait};
   return io;
 }

@@ -125,7 +125,6 @@ static void start_runner(muser *u) {
   if (longest < SC__REST_WAIT_MS) longest = SC__REST_WAIT_MS;
   sc__page_set_timeout(u->page, longest + SC__CAPTURE_GRACE_MS);
   u->r.io = sc__runner_page_io(u->page);
-  if (!(sc__debug() & SC_DEBUG_PROBE)) u->r.io.probe = NULL; /* experimental, opt-in */
   sc_page_canvas(u->page, NULL, NULL, &u->r.guest_w, &u->r.guest_h);
   int rc = sc__runner_start(&u->r);
   if (rc < 0) user_failed(u, rc, sc_errmsg());

@@ -22,8 +22,6 @@ typedef void (*sc__io_tick)(void *ud);
 /* The paint log's answer (page/paintlog.h; rep borrowed for the call). */
 typedef void (*sc__io_logged)(int status, const char *errmsg, const sc__log_reply *rep,
                               void *ud);
-/* A probe's reply: have = 0 when the page cannot read the canvas. */
-typedef void (*sc__io_probed)(int status, const char *errmsg, int have, uint64_t hash, void *ud);
 
 /* How the runner reaches the page and the clock (see io.c). Each function
  * returns 0 and calls back exactly once later, or returns an error and
@@ -43,9 +41,6 @@ typedef struct sc__runner_io {
   /* is the guest (the canvas) still where the page opened it? 0, or
    * SC_EGEOMETRY saying what became of it; NULL = not asked */
   int (*guest)(void *ctx, sc__io_done cb, void *ud);
-  /* the probe hash (image/canvas_hash.h) of guest rect r as the page reads
-   * the canvas; NULL = no probes (screenshots alone) */
-  int (*probe)(void *ctx, sc_rect r, double timeout_ms, sc__io_probed cb, void *ud);
   void *ctx;
   /* wait in the page on its paint log (docs/design.md, "Paint log"); NULL
    * = no log: rest is proven by screenshot pairs */
@@ -102,12 +97,6 @@ typedef struct sc__settle {
   sc__settle_done done;
   double quiet_ms;          /* at rest = unchanged this long (0: two in a row) */
   double since;             /* when f was first seen, 0 = not yet */
-  /* probes around each capture (two in a row at quiet_ms 0): at rest also
-   * when the canvas was the same before and after a capture showing it */
-  int no_probe;
-  int pre_ok;
-  uint64_t pre;             /* the probe before the capture in flight */
-  uint64_t fhash;           /* f's pixels hashed the probe's way */
   /* the paint log: entries after log_after are news; f was proven
    * settled at log position seq (seq_ok) */
   uint64_t log_after, seq;
@@ -137,17 +126,7 @@ typedef struct sc__stepm {
   int key_moved;            /* a key step's pointer move is done */
   int in_poll;              /* the gesture is whole: captures may give the verdict */
   double moved_at;          /* when a poll last saw the screen differ from the one before */
-  /* probes (step.c, docs/design.md "Probes"): the canvas's hash as the
-   * page reads it, around each capture after the gesture */
-  int no_probe;             /* the page could not read the canvas: screenshots alone */
-  int probe_fresh;          /* p_last was taken after the last capture, nothing since */
-  int p_last_ok, p_pre_ok, p_cur_ok, cur_hash_ok;
-  uint64_t p_last;          /* the latest probe */
-  uint64_t p_pre;           /* the probe just before the capture in flight */
-  uint64_t p_cur;           /* the probe just after cur */
-  uint64_t cur_hash;        /* cur's pixels, hashed the probe's way (when all held) */
-  int cur_all, cur_same;    /* every expectation held on cur; cur showed prev's pixels */
-  double cap_done_at;       /* when cur's reply came */
+  int cur_same;             /* cur showed prev's pixels */
   /* the paint log (step_log.c) */
   int no_change;            /* a gesture and no expectation that needs a change:
                                verified only after the response window */
@@ -338,8 +317,6 @@ int sc__runner_reply(sc__runner *r, int status, const char *errmsg);
  * `until` plus SC__CAPTURE_GRACE_MS; 0 (cb fires later, r->pending set) or
  * negative (cb never fires). */
 int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb);
-/* Ask for a probe of clip with the same deadline rule; 0 or negative. */
-int sc__runner_probe(sc__runner *r, sc_rect clip, double until, sc__io_probed cb);
 /* Timer helper: arm r->timer at at_ms calling fn(r). 0 or SC_ENOMEM. */
 int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r));
 /* Take a capture into f, which holds the last capture of the same series

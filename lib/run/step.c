@@ -9,20 +9,13 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image/canvas_hash.h"
 #include "runner.h"
 
 static void park_done(int status, const char *errmsg, void *ud);
 static void pre_done(sc__runner *r, int rc);
-static void pre_probed(int status, const char *errmsg, int have, uint64_t h, void *ud);
-static void pre_settle(sc__runner *r);
 static void gesture_begin(sc__runner *r);
 static void poll_next(sc__runner *r);
 static void capture_now(sc__runner *r);
-static int probing(const sc__runner *r);
-static void probe_ask(sc__runner *r, sc__io_probed cb);
-static void probed_pre(int status, const char *errmsg, int have, uint64_t h, void *ud);
-static void probed_post(int status, const char *errmsg, int have, uint64_t h, void *ud);
 
 static double response_ms(const sc__runner *r) { return r->s->response_ms; }
 
@@ -190,39 +183,11 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
 
 /* ---- the at-rest capture before the gesture ---- */
 
+static void pre_settle(sc__runner *r);
+
 static void park_done(int status, const char *errmsg, void *ud) {
   sc__runner *r = ud;
   if (!io_ok(r, status, errmsg)) return;
-  sc__stepm *sm = &r->sm;
-  if (sm->U.w > 0 && r->io.probe && sc__frame_has(&r->last) &&
-      sc__rect_covers(r->last.clip, sm->U)) {
-    int rc = sc__runner_probe(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_probed);
-    if (rc < 0) finish(r, rc);
-    return;
-  }
-  pre_settle(r);
-}
-
-/* The canvas, read in the page, shows exactly the last capture's pixels
- * (taken before the settle wait and the park): the screen did not change
- * in between, and that capture is the at-rest one, without a screenshot.
- * Otherwise the at-rest pair as before, seeded with it. */
-static void pre_probed(int status, const char *errmsg, int have, uint64_t h, void *ud) {
-  sc__runner *r = ud;
-  if (!io_ok(r, status, errmsg)) return;
-  sc__stepm *sm = &r->sm;
-  sc_image *crop = NULL;
-  if (have && sc__frame_crop(&crop, &r->last, sm->U) == 0) {
-    if (sc__canvas_hash(crop) == h) {
-      sc__frame_free(&r->last);
-      sc__frame_free(&r->settle.f); /* where pre_done takes the at-rest capture from */
-      r->settle.f.img = crop;
-      r->settle.f.clip = sm->U;
-      pre_done(r, sc__frame_hold(&r->settle.f));
-      return;
-    }
-    sc_image_free(crop);
-  }
   pre_settle(r);
 }
 
@@ -475,7 +440,6 @@ static void pace(sc__runner *r, int stable) {
   double end = sm->t0 + sm->st->timeout_ms;
   if (now + gap > end) gap = end - now;
   if (gap >= 1) {
-    sm->probe_fresh = 0; /* the next capture needs a probe of its own before it */
     sm->res->idle_ms += gap;
     if (sc__runner_after(r, now + gap, poll_next) < 0) finish(r, SC_ENOMEM);
     return;
@@ -550,25 +514,6 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
     verdict(r);
     return;
   }
-  if (probing(r)) {
-    /* The probe after this capture says whether the canvas held still
-     * across it; when every expectation holds, cur's own hash is needed
-     * to say it showed that canvas. */
-    sm->cur_all = all;
-    sm->cur_same = same;
-    sm->cap_done_at = sc__now_ms();
-    sm->cur_hash_ok = 0;
-    if (all && sm->p_pre_ok && (rc = sc__frame_pixels(&sm->cur)) == 0) {
-      sm->cur_hash = sc__canvas_hash(sm->cur.img);
-      sm->cur_hash_ok = 1;
-    }
-    if (rc < 0 || (rc = sc__frame_hold(&sm->cur)) < 0) {
-      finish(r, rc);
-      return;
-    }
-    probe_ask(r, probed_post);
-    return;
-  }
   if (sm->last_t >= sm->st->timeout_ms) {
     if (!stalled(r)) timed_out(r, first_bad);
     return;
@@ -580,100 +525,13 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
   pace(r, stable);
 }
 
-/* The next capture, after a probe of its own unless one was just taken
- * (the one after the last capture, with no wait since). */
-static void poll_next(sc__runner *r) {
-  sc__stepm *sm = &r->sm;
-  if (probing(r) && !sm->probe_fresh) {
-    probe_ask(r, probed_pre);
-    return;
-  }
-  capture_now(r);
-}
+static void poll_next(sc__runner *r) { capture_now(r); }
 
 static void capture_now(sc__runner *r) {
   sc__stepm *sm = &r->sm;
-  sm->p_pre = sm->p_last;
-  sm->p_pre_ok = probing(r) && sm->probe_fresh && sm->p_last_ok;
-  sm->probe_fresh = 0;
   sm->cap_req_at = sc__now_ms();
   int rc = sc__runner_capture(r, sm->U, sm->t0 + sm->st->timeout_ms, polled);
   if (rc < 0) finish(r, rc);
-}
-
-/* ---- probes (docs/design.md, "Probes") ---- */
-
-static int probing(const sc__runner *r) {
-  return r->io.probe && !r->sm.no_probe && r->sm.in_poll;
-}
-
-static void probe_ask(sc__runner *r, sc__io_probed cb) {
-  sc__stepm *sm = &r->sm;
-  sm->res->probes++;
-  int rc = sc__runner_probe(r, sm->U, sm->t0 + sm->st->timeout_ms, cb);
-  if (rc < 0) finish(r, rc);
-}
-
-/* A probe's answer: 1 with the hash in p_last, 0 when the page cannot read
- * the canvas (from now on this step works from screenshots alone). */
-static int probe_took(sc__runner *r, int have, uint64_t h) {
-  sc__stepm *sm = &r->sm;
-  if (!have) {
-    sm->no_probe = 1;
-    sm->p_last_ok = sm->p_cur_ok = 0;
-    return 0;
-  }
-  sm->p_last = h;
-  sm->p_last_ok = 1;
-  sm->probe_fresh = 1;
-  return 1;
-}
-
-/* Before a capture: when the canvas shows what it showed right after the
- * last capture, which did not pass, there is nothing new to judge; wait
- * (the back-off) and look again. A screenshot is still taken at least
- * every SC__BACKOFF_MAX_MS: what the probe cannot see (the page above the
- * canvas, another canvas) is seen by screenshots, only later. */
-static void probed_pre(int status, const char *errmsg, int have, uint64_t h, void *ud) {
-  sc__runner *r = ud;
-  if (!io_ok(r, status, errmsg)) return;
-  sc__stepm *sm = &r->sm;
-  double now = sc__now_ms();
-  if (probe_took(r, have, h) && sc__frame_has(&sm->cur) && sm->p_cur_ok && h == sm->p_cur &&
-      now - sm->cap_done_at < SC__BACKOFF_MAX_MS) {
-    if (now - sm->t0 >= sm->st->timeout_ms) {
-      out_of_time(r);
-      return;
-    }
-    sm->probe_fresh = 0;
-    pace(r, 1);
-    return;
-  }
-  capture_now(r);
-}
-
-/* After a capture: it is a settled screen's when the canvas was the same
- * before and after it and the capture shows exactly that canvas (its
- * hash); with every expectation holding on it, that is the verdict. */
-static void probed_post(int status, const char *errmsg, int have, uint64_t h, void *ud) {
-  sc__runner *r = ud;
-  if (!io_ok(r, status, errmsg)) return;
-  sc__stepm *sm = &r->sm;
-  int ok = probe_took(r, have, h);
-  sm->p_cur = h;
-  sm->p_cur_ok = ok;
-  int held = ok && sm->p_pre_ok && sm->p_pre == h; /* the canvas held still across cur */
-  if (held && sm->cur_all && sm->cur_hash_ok && sm->cur_hash == h) {
-    sm->res->probe_settled = 1;
-    sm->last_t = sc__now_ms() - sm->t0; /* verified when this probe's reply came */
-    verdict(r);
-    return;
-  }
-  if (sm->last_t >= sm->st->timeout_ms) {
-    out_of_time(r);
-    return;
-  }
-  pace(r, sm->cur_same || held);
 }
 
 /* ---- shared with step_log.c ---- */

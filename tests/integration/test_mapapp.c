@@ -1,16 +1,22 @@
 /* The seven steps on the fixture map app in real Chromium, and the sabotage
- * that must make each targeted step FAIL with a reason that names it. */
+ * that must make each targeted step FAIL with a reason that names it, on
+ * both rules of rest: the page's paint log (the default) and screenshot
+ * pairs ("rest": "pairs"). */
 #include "testutil.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
+#include "page/page_internal.h"
 #include "stepcheck.h"
 
 static sc_browser *g_b;
 static sc_scenario *g_s;
+static sc_page *g_page; /* when set: runs go on this page (opened by the test) */
 
 static int group_setup(void **st) {
   (void)st;
@@ -40,16 +46,17 @@ static sc_run_result *run_on(const sc_scenario *s, const char *query, int cycles
   o.url = url;
   o.cycles = cycles;
   o.browser = g_b;
+  o.page = g_page;
   sc_run_result *r = NULL;
   int rc = sc_run_scenario(&r, s, &o);
   if (rc < 0) fprintf(stderr, "run %s: %s\n", url, sc_errmsg());
   assert_int_equal(rc, 0);
   for (size_t i = 0; i < r->nresults; i++) {
     const sc_step_result *x = r->results[i];
-    fprintf(stderr, "  [%s] c%d %-12s %s v=%.1f fc=%.1f g=%.1f n=%d p=%d%s %s\n",
-            query ? query : "", x->cycle, x->step_id, x->passed ? "PASS" : "FAIL",
-            x->verified_ms, x->first_change_ms, x->gesture_ms, x->captures, x->probes,
-            x->probe_settled ? "*" : "", x->reason ? x->reason : "");
+    fprintf(stderr, "  [%s] c%d %-12s %s %s v=%.1f fp=%.1f lp=%.1f fc=%.1f g=%.1f n=%d %s\n",
+            query ? query : "", x->cycle, x->step_id, x->passed ? "PASS" : "FAIL", x->rest,
+            x->verified_ms, x->first_paint_ms, x->last_paint_ms, x->first_change_ms,
+            x->gesture_ms, x->captures, x->reason ? x->reason : "");
   }
   return r;
 }
@@ -67,77 +74,198 @@ static const sc_step_result *find(const sc_run_result *r, int cycle, const char 
   return NULL;
 }
 
+/* The app's own record of its paints (fixtures/mapapp/app.js: __paints,
+ * page clock, taken when a paint is done) as wall-clock ms, in order. */
+static int app_paints(sc_page *p, double *out, int max) {
+  json_t *res = NULL;
+  json_t *params = json_pack("{s:s, s:b}", "expression",
+                             "window.__paints.map(function(q){return performance.timeOrigin+q.t;})",
+                             "returnByValue", 1);
+  assert_int_equal(sc__page_call(p, "Runtime.evaluate", params, &res), 0);
+  json_t *v = json_object_get(json_object_get(res, "result"), "value");
+  int n = 0;
+  size_t i;
+  json_t *e;
+  json_array_foreach(v, i, e) if (n < max) out[n++] = json_number_value(e);
+  json_decref(res);
+  return n;
+}
+
+/* Ten cycles on the paint log: every verdict the log's, one capture after
+ * the gesture (the self-checks add one each), and every step's first
+ * paint within one frame (17 ms) of the app's own record of that paint
+ * (its paint ends a few ms after the first canvas call the log dates). */
 static void seven_steps_pass_for_ten_cycles(void **st) {
   (void)st;
-  sc_set_debug(SC_DEBUG_PROBE); /* the experimental probes, on a real page */
+  char url[4096];
+  snprintf(url, sizeof url, "file://%s", sc_test_fixture("mapapp/index.html"));
+  sc_page_options po;
+  sc_run_page_options(&po, g_s);
+  sc_page *page = NULL;
+  assert_int_equal(sc_page_open(&page, g_b, url, &po), 0);
+  g_page = page;
   sc_run_result *r = run(NULL, 10);
-  sc_set_debug(0);
+  g_page = NULL;
   assert_int_equal(r->steps_failed, 0);
-  int cycle_passes = 0;
-  for (size_t i = 0; i < r->nresults; i++) cycle_passes += !r->results[i]->setup && r->results[i]->passed;
+  int cycle_passes = 0, captures = 0;
+  for (size_t i = 0; i < r->nresults; i++) {
+    const sc_step_result *x = r->results[i];
+    assert_string_equal(x->rest, "paint-log");
+    assert_null(x->rest_why);
+    if (x->setup) continue;
+    cycle_passes += x->passed;
+    captures += x->captures;
+    if (x->captures > 1) fprintf(stderr, "  c%d %s: %d captures\n", x->cycle, x->step_id, x->captures);
+    assert_true(x->paints >= 1);
+    assert_true(x->first_paint_ms >= 0 && x->first_paint_ms <= x->last_paint_ms);
+    assert_true(x->last_paint_ms < x->verified_ms);
+  }
   assert_int_equal(cycle_passes, 70);
+  fprintf(stderr, "  %d captures after the gesture for 70 steps\n", captures);
+  /* one each, plus the self-checks (the first 3 of the user's log verdicts,
+   * then one in 16: 6 of these 70) and a little room for a paint that
+   * lands during a capture on a loaded machine; pairs would take 140+ */
+  assert_true(captures <= 70 + 6 + 4);
   assert_true(r->passed);
-  /* The page's probe hash (JavaScript over getImageData) equals the C hash
-   * of the screenshot of the same pixels: verdicts settled by the probes
-   * around one capture (docs/design.md, "Probes"). Were the two hashes
-   * different, every verdict would need two identical captures. */
-  int by_probe = 0;
-  for (size_t i = 0; i < r->nresults; i++) by_probe += r->results[i]->probe_settled;
-  fprintf(stderr, "  %d of %zu verdicts settled by probes\n", by_probe, r->nresults);
-  assert_true(by_probe * 2 > (int)r->nresults);
+  double paints[512];
+  int np = app_paints(page, paints, 512);
+  for (size_t i = 0; i < r->nresults; i++) {
+    const sc_step_result *x = r->results[i];
+    if (x->setup) continue;
+    double ours = x->started_unix_ms + x->first_paint_ms, app = -1;
+    for (int k = 0; k < np && app < 0; k++)
+      if (paints[k] >= x->started_unix_ms) app = paints[k];
+    fprintf(stderr, "  c%d %-10s first paint %.1f ms, the app's %.1f ms\n", x->cycle,
+            x->step_id, x->first_paint_ms, app - x->started_unix_ms);
+    assert_true(app > 0 && fabs(app - ours) <= 17);
+  }
   for (int c = 1; c <= 10; c++) {
     const sc_step_result *zi = find(r, c, "zoom-in"), *zo = find(r, c, "zoom-out");
     /* Read JOSM's way (bar length estimated as whole px + 0.5), so exact
      * powers of two read within the reading's own bound, under 1%. */
     assert_true(near(zi->scale_factor, 0.125, 0.01));
     assert_true(near(zo->scale_factor, 8.0, 0.01));
-    /* Three notches 250 ms apart: the gesture takes at least 500 ms. */
+    /* Three notches 250 ms apart: the gesture takes at least 500 ms, and
+     * the log dates the first notch's paint, well before the last. */
     assert_true(zi->gesture_ms >= 500);
-    assert_true(zi->verified_ms >= zi->first_change_ms);
-    assert_true(zi->first_change_ms >= 0);
+    assert_true(zi->first_paint_ms < 250);
+    assert_true(zi->last_paint_ms >= 500);
+    assert_true(zi->paints >= 3);
   }
   assert_int_equal(r->ndrift, 0);
   sc_run_result_free(r);
+  sc_page_free(page);
 }
 
-/* These two sabotages run twice: on screenshots alone (the default) and
- * with the experimental probes, which must not let them pass either. */
-static sc_run_result *run_probes(const char *query, int probes) {
-  sc_set_debug(probes ? SC_DEBUG_PROBE : 0);
-  sc_run_result *r = run(query, 1);
-  sc_set_debug(0);
+/* The scenario with "rest": "pairs" (screenshot pairs only). */
+static sc_scenario *with_pairs(void) {
+  char *text = sc_test_slurp(sc_test_fixture("mapapp/seven-steps.json"), NULL);
+  assert_non_null(text);
+  json_error_t je;
+  json_t *root = json_loads(text, 0, &je);
+  free(text);
+  assert_non_null(root);
+  json_object_set_new(root, "rest", json_string("pairs"));
+  char *out = json_dumps(root, 0);
+  json_decref(root);
+  sc_scenario *s = NULL;
+  assert_int_equal(sc_scenario_parse(&s, out, sc_test_fixture("mapapp/pairs.json")), 0);
+  free(out);
+  return s;
+}
+
+/* These sabotages run on both rules: neither may let them pass. The
+ * result borrows its scenario: done_rule frees both. */
+static sc_scenario *g_pairs;
+static sc_run_result *run_rule(const char *query, int pairs) {
+  g_pairs = pairs ? with_pairs() : NULL;
+  sc_run_result *r = run_on(pairs ? g_pairs : g_s, query, 1);
+  for (size_t i = 0; i < r->nresults; i++)
+    assert_string_equal(r->results[i]->rest, pairs ? "pairs" : "paint-log");
   return r;
+}
+static void done_rule(sc_run_result *r) {
+  sc_run_result_free(r);
+  sc_scenario_free(g_pairs);
+  g_pairs = NULL;
 }
 
 static void ignored_clicks_fail_selection(void **st) {
   (void)st;
-  for (int probes = 0; probes < 2; probes++) {
-    sc_run_result *r = run_probes("ignore-clicks", probes);
+  for (int pairs = 0; pairs < 2; pairs++) {
+    sc_run_result *r = run_rule("ignore-clicks", pairs);
     const sc_step_result *x = find(r, 1, "select-a");
     assert_false(x->passed);
     assert_non_null(strstr(x->reason, "unchanged"));
-    assert_true(probes ? x->probes > 0 : x->probes == 0);
+    assert_int_equal(x->paints, 0);
     assert_false(find(r, 1, "hide-layer")->passed);
     assert_false(r->passed);
-    sc_run_result_free(r);
+    done_rule(r);
   }
 }
 
 static void zoom_by_four_fails_with_the_factor(void **st) {
   (void)st;
-  for (int probes = 0; probes < 2; probes++) {
-    sc_run_result *r = run_probes("zoom=4", probes);
+  for (int pairs = 0; pairs < 2; pairs++) {
+    sc_run_result *r = run_rule("zoom=4", pairs);
     const sc_step_result *x = find(r, 1, "zoom-in");
     assert_false(x->passed);
     assert_non_null(strstr(x->reason, "scale x0.0156 (want x0.1250)"));
     assert_true(near(x->scale_factor, 1.0 / 64, 0.01));
-    assert_true(probes ? x->probes > 0 : x->probes == 0);
     x = find(r, 1, "zoom-out");
     assert_false(x->passed);
     assert_non_null(strstr(x->reason, "(want x8.0000)"));
     assert_true(near(x->scale_factor, 64.0, 0.01));
-    sc_run_result_free(r);
+    done_rule(r);
   }
+}
+
+/* A step that expects nothing to change: a click on building a, the tags
+ * panel expected unchanged. The app changes it 50, 150 or 400 ms after the
+ * click (?delay): the step must fail on both rules (the response window).
+ * Sabotage: with "response_ms": 0 the same step passes on the pairs rule
+ * at 50 ms (two identical captures before the change), the false pass the
+ * window prevents. */
+static sc_scenario *tags_unchanged(int pairs, int window) {
+  char *text = sc__asprintf(
+      "{\"app\": \"mapapp\", \"url\": \"http://127.0.0.1:8000/\", \"viewport\": {\"width\": 1600, \"height\": 940},"
+      " \"guest\": {\"width\": 1600, \"height\": 900}, \"rest\": \"%s\","
+      " \"response_ms\": %d, \"ready_quiet_ms\": 0,"
+      " \"defaults\": {\"timeout_ms\": 2000, \"settle_ms\": 300},"
+      " \"points\": {\"a\": [554, 502], \"park\": [1400, 40]},"
+      " \"regions\": {\"tags\": [1272, 234, 323, 180]}, \"park\": \"park\","
+      " \"cycle\": [{\"id\": \"click-a\", \"click\": \"a\","
+      " \"expect\": [{\"unchanged\": \"tags\"}]}]}",
+      pairs ? "pairs" : "paint-log", window);
+  sc_scenario *s = NULL;
+  int rc = sc_scenario_parse(&s, text, sc_test_fixture("mapapp/tags-unchanged.json"));
+  if (rc < 0) fprintf(stderr, "%s\n", sc_errmsg());
+  assert_int_equal(rc, 0);
+  sc__free(text);
+  return s;
+}
+
+static int tags_unchanged_passes(int pairs, int window, int delay) {
+  sc_scenario *s = tags_unchanged(pairs, window);
+  char q[32];
+  snprintf(q, sizeof q, "delay=%d", delay);
+  sc_run_result *r = run_on(s, q, 1);
+  int passed = r->results[r->nresults - 1]->passed;
+  sc_run_result_free(r);
+  sc_scenario_free(s);
+  return passed;
+}
+
+static void a_late_change_fails_a_no_change_step(void **st) {
+  (void)st;
+  static const int delays[] = {50, 150, 400};
+  for (int pairs = 0; pairs < 2; pairs++)
+    for (int i = 0; i < 3; i++) assert_false(tags_unchanged_passes(pairs, 1000, delays[i]));
+}
+
+static void sabotage_without_the_window_a_late_change_passes(void **st) {
+  (void)st;
+  assert_true(tags_unchanged_passes(1, 0, 400));
 }
 
 static void reversed_wheel_fails_both_zooms(void **st) {
@@ -178,6 +306,7 @@ static void delayed_changes_are_waited_for(void **st) {
   assert_int_equal(r->steps_failed, 0);
   const sc_step_result *x = find(r, 1, "select-a");
   assert_true(x->first_change_ms >= 700);
+  assert_true(x->first_paint_ms >= 700 && x->first_paint_ms < 700 + 17);
   assert_true(x->verified_ms >= 700);
   sc_run_result_free(r);
 }
@@ -372,6 +501,8 @@ int main(void) {
       cmocka_unit_test(seven_steps_pass_for_ten_cycles),
       cmocka_unit_test(ignored_clicks_fail_selection),
       cmocka_unit_test(zoom_by_four_fails_with_the_factor),
+      cmocka_unit_test(a_late_change_fails_a_no_change_step),
+      cmocka_unit_test(sabotage_without_the_window_a_late_change_passes),
       cmocka_unit_test(reversed_wheel_fails_both_zooms),
       cmocka_unit_test(hover_repaint_is_not_a_selection),
       cmocka_unit_test(animated_zoom_is_judged_on_the_settled_frame),

@@ -35,13 +35,13 @@ static const char k_usage[] =
 
 int main(int argc, char **argv) {
   /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too;
-   * SC_DEBUG=probe: the experimental in-page probes (with other words: also
-   * the rest). */
+   * SC_DEBUG=log-trust: the paint log trusted where it is blind (tests of
+   * the fallback only; with other words: also the rest). */
   const char *dbg = getenv("SC_DEBUG");
   if (dbg && *dbg)
-    sc_set_debug((strcmp(dbg, "probe") ? SC_DEBUG_LWS : 0) |
+    sc_set_debug((strcmp(dbg, "log-trust") ? SC_DEBUG_LWS : 0) |
                  (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
-                 (strstr(dbg, "probe") ? SC_DEBUG_PROBE : 0));
+                 (strstr(dbg, "log-trust") ? SC_DEBUG_LOG_TRUST : 0));
   if (argc < 2) {
     fputs(k_usage, stderr);
     return EXIT_USAGE;

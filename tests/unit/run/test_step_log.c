@@ -1,0 +1,308 @@
+/* The paint log's rule (lib/run/step_log.c, rest_log.c) on the scripted
+ * world and its fake paint log (world.h): one capture per verdict, settled
+ * only when no paint touched the regions across it; a verdict that fails on
+ * a settled capture is not final while the application paints; a step that
+ * expects nothing to change watches the response window; paints outside
+ * the regions are ignored; a self-check mismatch or a blind log switches
+ * the user to screenshot pairs. Every rule has its sabotage beside it. */
+#include "world.h"
+
+#define Q 150.0 /* the quiet time (the scenario's rest_quiet_ms) */
+
+static int log_setup(void **st) {
+  setup(st);
+  g_s.rest_quiet_ms = Q;
+  g_r.io.log_wait = f_log_wait;
+  g_r.log_verdicts = SC__SELF_CHECK_FIRST; /* no self-check but where a test asks */
+  return 0;
+}
+
+/* min_pixels that frame K (a 22x22 block: 484 px) misses and L (24x24:
+ * 576 px) meets */
+static sc_expect g_big = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1,
+                          .min_pixels = 500};
+
+/* One capture after the gesture, timed by the log: the app's paint 100 ms
+ * after the click, quiet Q, one capture (CAP), the counter read around it.
+ * No capture before the click either: the first at-rest capture is one
+ * capture after Q of quiet. */
+static void one_capture_per_verdict(void **st) {
+  (void)st;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+  assert_null(res->rest_why);
+  /* park (1), quiet window Q, answer (LOGRTT), one capture, counter read */
+  assert_true(g_w.click_at[0] == 1000 + 1 + Q + LOGRTT + CAP + LOGRTT);
+  assert_int_equal(res->captures, 1);
+  assert_int_equal(g_captures, 2);
+  /* the paint is dated exactly, to the page's clock */
+  assert_true(res->first_paint_ms == 100);
+  assert_true(res->last_paint_ms == 100);
+  assert_int_equal(res->paints, 1);
+  /* the wait ends Q after the paint; the capture's reply is the verdict */
+  assert_true(res->verified_ms == 100 + Q + LOGRTT + CAP);
+}
+
+/* A premature frame: K fails, L (400 ms later, after Q of quiet) holds. The
+ * settled capture of K is not final while the app still paints: the step
+ * waits for the next paint and judges again. Sabotage: with no second
+ * paint the step fails on K (so the pass really is L's). */
+static void a_premature_frame_is_judged_again_on_the_next_paint(void **st) {
+  (void)st;
+  g_steps[0].expect = &g_big;
+  replan();
+  g_w.after = "KL";
+  g_w.delay = 100;
+  g_w.gap = 400;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
+  assert_true(res->first_paint_ms == 100);
+  assert_true(res->last_paint_ms == 500);
+  assert_true(res->verified_ms == 500 + Q + LOGRTT + CAP);
+  g_w.after = "K"; /* the screen shows L: K differs by 92 px only */
+  res = step(0, 2);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "r changed"));
+}
+
+/* Flash and revert within Q: K at 100, back to A at 150. The log waits Q
+ * after the last paint and judges the screen the app came to rest on: the
+ * expected change is gone, the step fails (never on the flash). */
+static void a_flash_reverted_within_q_does_not_pass(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 1000;
+  g_w.after = "KA";
+  g_w.delay = 100;
+  g_w.gap = 50;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "unchanged"));
+  assert_int_equal(res->paints, 2);
+}
+
+/* Paints outside the step's regions are ignored: the app repaints the right
+ * half (a, A, a, ... every 30 ms) all along, the step watches the left
+ * half only. It comes to rest and passes on the click's K. Sabotage: the
+ * same paints logged over the whole screen never let it rest. */
+static sc_region g_halves[] = {{"left", {0, 0, 50, H}}};
+static int run_with_right_half_busy(int whole) {
+  g_s.regions = g_halves;
+  replan();
+  g_steps[0].timeout_ms = 1500;
+  double click = 1000 + 1 + Q + LOGRTT + CAP + LOGRTT; /* as in one_capture_per_verdict */
+  for (int i = 0; i < 200; i++) {
+    double at = g_t + 30.0 * i;
+    char id = i % 2 ? 'A' : 'a';
+    if (at > click + 20) id = id == 'a' ? 'k' : 'K'; /* over the click's K */
+    g_w.ch[g_w.nch++] = (change){.at = at, .id = id,
+                                 .r = whole ? (sc_rect){0, 0, 0, 0} : (sc_rect){60, 10, 8, 8}};
+  }
+  /* the click's own change: K over the left half */
+  g_w.ch[g_w.nch++] = (change){.at = click + 20, .id = 'K', .r = {10, 10, 22, 22}};
+  g_w.after = NULL;
+  const sc_step_result *res = step(0, 1);
+  if (!whole) assert_true(g_w.click_at[0] == click);
+  return res->passed;
+}
+static void paints_outside_the_regions_are_ignored(void **st) {
+  (void)st;
+  assert_true(run_with_right_half_busy(0));
+  const sc_step_result *res = g_rr.results[g_rr.nresults - 1];
+  assert_int_equal(res->paints, 1);
+  assert_true(res->first_paint_ms == 20);
+}
+static void sabotage_the_same_paints_over_everything_never_rest(void **st) {
+  (void)st;
+  assert_false(run_with_right_half_busy(1));
+}
+
+/* The counter moved during the capture: K at 100, L at 275 while the
+ * capture asked at 251 is on its way (it shows K). That capture is not
+ * settled; the verdict is taken on L, Q after it. Sabotage: L after the
+ * capture's reply would have left K's capture settled (verified earlier). */
+static void a_capture_the_log_moved_across_is_not_settled(void **st) {
+  (void)st;
+  g_w.after = "KL";
+  g_w.delay = 100;
+  g_w.gap = 175;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
+  assert_true(res->verified_ms >= 275 + Q);
+  assert_true(res->last_paint_ms == 275);
+  g_w.gap = 400; /* from L: K, then L again long after */
+  res = step(0, 2);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  assert_true(res->verified_ms < 275 + Q);
+}
+
+/* The self-check: a change the log does not see (its blind spot), after a
+ * verdict it gave, shows on the second capture with no paint in between:
+ * the user goes on by screenshot pairs, the step included, and says why.
+ * Sabotage: the same change seen by the log is a late paint, not a
+ * mismatch: the log stays on. */
+static const sc_step_result *run_with_unseen_change(int unseen) {
+  g_r.log_verdicts = 0;
+  g_w.after = "K";
+  g_w.delay = 100;
+  double click = 1000 + 1 + Q + LOGRTT + CAP + LOGRTT;
+  /* after the verdict's capture was taken (it sees the screen at +20 of
+   * its 40 ms), before the self-check's */
+  g_w.ch[g_w.nch++] = (change){.at = click + 100 + Q + 45, .id = 'L', .unseen = unseen};
+  const sc_step_result *res = step(0, 1);
+  assert_true(g_w.click_at[0] == click);
+  return res;
+}
+static void a_self_check_mismatch_switches_to_pairs(void **st) {
+  (void)st;
+  const sc_step_result *res = run_with_unseen_change(1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_non_null(strstr(res->rest_why, "self-check"));
+  assert_true(g_r.log_off);
+  g_w.after = "M";
+  res = step(1, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_non_null(res->rest_why);
+}
+static void a_late_seen_paint_is_no_mismatch(void **st) {
+  (void)st;
+  const sc_step_result *res = run_with_unseen_change(0);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+  assert_false(g_r.log_off);
+}
+
+/* A blind log (the page has a WebGL canvas over the guest, say): the user
+ * works by screenshot pairs from the first answer on and says why. */
+static void a_blind_log_falls_back_to_pairs(void **st) {
+  (void)st;
+  g_log_blind = 1;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_string_equal(res->rest_why, "a WebGL canvas on or over the guest");
+  assert_true(res->captures >= 2); /* two identical in a row */
+  assert_int_equal(g_log_asks, 1);
+}
+
+/* A step that expects nothing to change is verified only after the
+ * response window: the app changes the region 150 ms after the click, the
+ * step expecting it unchanged fails. Sabotage: with no window it passes on
+ * the first settled capture, before the app answered (the false pass the
+ * window prevents). */
+static sc_expect g_unchanged = {.kind = SC_EXPECT_UNCHANGED, .region = 0, .threshold = 0.1,
+                                .max_pixels = 0};
+static const sc_step_result *late_change_unchanged(double window, double delay) {
+  g_steps[0].expect = &g_unchanged;
+  g_steps[0].timeout_ms = 2000;
+  replan();
+  g_s.response_ms = window;
+  g_w.after = "K";
+  g_w.delay = delay;
+  return step(0, 1);
+}
+static void a_late_change_fails_a_no_change_step(void **st) {
+  (void)st;
+  const sc_step_result *res = late_change_unchanged(1000, 150);
+  assert_false(res->passed);
+  assert_true(res->first_paint_ms == 150);
+}
+static void a_late_change_after_the_window_is_not_judged(void **st) {
+  (void)st;
+  /* nothing in the window: verified at its end, on one capture */
+  const sc_step_result *res = late_change_unchanged(1000, 1500);
+  assert_true(res->passed);
+  assert_true(res->verified_ms >= 1000);
+  assert_int_equal(res->paints, 0);
+}
+static void sabotage_no_window_passes_before_the_app_answers(void **st) {
+  (void)st;
+  const sc_step_result *res = late_change_unchanged(0, 150);
+  assert_true(res->passed);
+  assert_true(res->verified_ms < 150);
+}
+
+/* The next step starts from the last verdict's capture when the log shows
+ * no paint over its regions since: no screenshot before its gesture.
+ * Sabotage: a paint during the settle wait costs one. */
+static void a_step_starts_from_the_last_verdict_without_a_screenshot(void **st) {
+  (void)st;
+  g_w.after = "K";
+  g_w.delay = 10;
+  assert_true(step(0, 1)->passed);
+  int caps = g_captures;
+  g_w.after = "L";
+  const sc_step_result *res = step(1, 1);
+  assert_true(res->passed);
+  assert_int_equal(g_captures - caps, res->captures);
+  assert_int_equal(res->captures, 1);
+  g_w.after = "M";
+  sc__runner_step_once(&g_r, &g_steps[0], 0, 2);
+  g_w.ch[g_w.nch++] = (change){.at = g_t + 100, .id = 'Z'};
+  caps = g_captures;
+  run_loop(1e12);
+  res = g_rr.results[g_rr.nresults - 1];
+  assert_true(res->passed);
+  assert_int_equal(g_captures - caps, res->captures + 1);
+}
+
+/* A zoom: no capture between the notches (the log dates the first one),
+ * one capture after the last. */
+static void a_zoom_takes_one_capture_and_dates_its_first_notch(void **st) {
+  (void)st;
+  g_steps[0].action = (sc_action){.kind = SC_ACTION_WHEEL, .at = {50, 25}, .notches = -3};
+  g_w.after = "BCD";
+  g_w.delay = 10;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  assert_int_equal(res->paints, 3);
+  assert_true(res->first_paint_ms == 10);
+  assert_true(res->last_paint_ms == g_w.notch_at[2] - g_w.notch_at[0] + 10);
+  assert_true(res->verified_ms > res->gesture_ms + Q);
+}
+
+/* Nothing happens: the log waits in the page until the timeout (no
+ * polling), one capture then, the reason as of it. */
+static void nothing_happens_times_out_with_one_capture(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 500;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "unchanged"));
+  assert_int_equal(res->captures, 1);
+  assert_int_equal(res->paints, 0);
+  assert_true(res->first_paint_ms == -1);
+}
+
+int main(void) {
+#define T(f) cmocka_unit_test_setup_teardown(f, log_setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(one_capture_per_verdict),
+      T(a_premature_frame_is_judged_again_on_the_next_paint),
+      T(a_flash_reverted_within_q_does_not_pass),
+      T(paints_outside_the_regions_are_ignored),
+      T(sabotage_the_same_paints_over_everything_never_rest),
+      T(a_capture_the_log_moved_across_is_not_settled),
+      T(a_self_check_mismatch_switches_to_pairs),
+      T(a_late_seen_paint_is_no_mismatch),
+      T(a_blind_log_falls_back_to_pairs),
+      T(a_late_change_fails_a_no_change_step),
+      T(a_late_change_after_the_window_is_not_judged),
+      T(sabotage_no_window_passes_before_the_app_answers),
+      T(a_step_starts_from_the_last_verdict_without_a_screenshot),
+      T(a_zoom_takes_one_capture_and_dates_its_first_notch),
+      T(nothing_happens_times_out_with_one_capture),
+  };
+#undef T
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
