@@ -176,6 +176,7 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->seq = r->seed_seq;
   r->seed_ok = 0;
   st->log_after = 0;
+  st->begun = sc__now_ms();
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
@@ -200,6 +201,7 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
   st->since = 0;
   st->seq_ok = 0;
   st->log_after = 0;
+  st->begun = sc__now_ms();
   if (sc__runner_logging(r))
     sc__runner_settle_log(r);
   else

@@ -101,6 +101,7 @@ typedef struct sc__settle {
    * settled at log position seq (seq_ok) */
   uint64_t log_after, seq;
   int seq_ok;
+  double begun;             /* when this settle began */
 } sc__settle;
 
 /* One step in progress. */
