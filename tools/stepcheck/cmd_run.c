@@ -130,6 +130,13 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   }
   if (!strcmp(o, "--allow-url-scheme")) { VALUE(); return cli_allow_scheme(&a->allow_schemes, o, v) < 0 ? -1 : 1; }
   if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
+  if (!strcmp(o, "--rest")) {
+    VALUE();
+    if (strcmp(v, "paint-log") && strcmp(v, "pairs"))
+      return cli_err(EXIT_USAGE, "run: --rest must be paint-log or pairs (got '%s')", v), -1;
+    a->rest = strcmp(v, "pairs") ? 1 : 2;
+    return 1;
+  }
   if (!strcmp(o, "--report-json")) { VALUE(); a->json = v; return 1; }
   if (!strcmp(o, "--junit")) { VALUE(); a->junit = v; return 1; }
   if (!strcmp(o, "--jtl")) { VALUE(); a->jtl = v; return 1; }
@@ -201,6 +208,7 @@ int cmd_run(int argc, char **argv) {
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, a.path);
   if (rc < 0) return cli_input_err(rc, "scenario");
+  if (a.rest) s->rest_pairs = a.rest == 2;
   int code = a.load ? cli_run_load(&a, s) : run_one(&a, s);
   sc_scenario_free(s);
   return code;
