@@ -21,7 +21,9 @@ typedef struct sc_step_result {
   char *reason;           /**< one line; on pass a summary ("scale x0.1250 (want x0.1250)") */
   double started_unix_ms; /**< wall clock when the first input was sent (JTL timeStamp) */
   double gesture_ms;      /**< first input sent -> last input acknowledged */
-  double first_change_ms; /**< first input sent -> capture first showing an expected change; -1 none */
+  double first_change_ms; /**< first input sent -> reply of the capture first showing an
+                               expected change; -1 none (first_paint_ms dates the
+                               application's response exactly on the paint log) */
   double verified_ms;     /**< first input sent -> capture on which all expectations held; -1 failed */
   int captures;           /**< captures taken after the gesture */
   double capture_ms;      /**< mean cost of one of those captures */
@@ -34,10 +36,9 @@ typedef struct sc_step_result {
   double idle_ms;         /**< time the polling backed off: the screen was at rest but
                                not yet as expected, so no capture was asked for (see
                                docs/design.md, "Pacing"); included in verified_ms */
-  int probes;             /**< canvas probes after the gesture (docs/design.md,
-                               "Probes"); 0 when the page's canvas cannot be read */
-  int probe_settled;      /**< the verdict's capture was proven settled by the probes
-                               around it (1), or by the capture before it (0) */
+  int probes;             /**< always 0 since 0.3.0 (the in-page probes gave way to the
+                               paint log; kept so the struct only grows) */
+  int probe_settled;      /**< always 0 since 0.3.0 */
   /* 0.3.0 */
   const char *rest;       /**< how the screen was proven at rest for this step: "paint-log"
                                (the page's own log of every paint, docs/design.md,
