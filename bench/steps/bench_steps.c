@@ -27,18 +27,34 @@
  * Whole-process and browser-tree CPU (/proc of sc_browser_pid and its
  * descendants) are reported per verified step as well.
  *
- *   bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1]
- *               [--label TOOL] [--browser-arg ARG]... [-v]
+ * Screenshots: every Page.captureScreenshot the library sends is counted
+ * (the link wraps sc__cdp_send, bench/CMakeLists.txt), whatever asked for
+ * it: at-rest and pre-gesture captures, polls, cycle starts, drift checks,
+ * self-checks. A step's count (shots) is what was sent since the previous
+ * step's result, so cycle-start and drift captures fall to the step after
+ * them; screenshots_per_step is every capture of the run (setup included)
+ * over the verified cycle steps.
  *
- * --label names the tool in the output (default "stepcheck"); --browser-arg
- * adds a Chromium flag to the launch (to measure a launch variant).
+ *   bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1]
+ *               [--rest paint-log|pairs] [--label TOOL] [--browser-arg ARG]... [-v]
+ *
+ * --rest pairs proves rest the 0.2.0 way (two identical captures; the
+ * scenario's rest_pairs); the default is the scenario's own rule. --label
+ * names the tool in the output (default "stepcheck"); --browser-arg adds a
+ * Chromium flag to the launch (to measure a launch variant).
  *
  * Defaults: 10 cycles of fixtures/mapapp/seven-steps.json on
  * fixtures/mapapp/index.html?delay=0. Output, one line per step id and one
  * for all steps:
  *   tool=stepcheck case=step:select-a n=10 pass=10 verified_median_ms=.. verified_p95_ms=..
  *     app_median_ms=.. overhead_median_ms=.. overhead_p95_ms=.. cpu_median_ms=..
+ *     shots_mean=.. first_paint_median_ms=.. paint_log=..
  *   tool=stepcheck case=all n=70 pass=70 ... cpu_ms_per_step=.. browser_cpu_ms_per_step=..
+ *     screenshots=.. screenshots_per_step=..
+ * first_paint_median_ms is the runner's first_paint_ms (first input -> the
+ * app's first paint over the step's regions, from the page's paint log) over
+ * passed steps that have one; paint_log counts the steps whose rest was
+ * proven by the paint log (the others fell back to pairs or ran on pairs).
  */
 
 #include <jansson.h>
@@ -49,8 +65,23 @@
 #include <sys/resource.h>
 
 #include "bench_util.h"
+#include "cdp/cdp.h"
 #include "stepcheck.h"
 #include "host/host.h"
+
+/* Every Page.captureScreenshot sent: the link wraps sc__cdp_send
+ * (-Wl,--wrap=sc__cdp_send), so each call the library makes lands here. */
+static long g_shots;
+int __real_sc__cdp_send(sc__cdp *c, const char *session_id, const char *method, json_t *params,
+                        double timeout_ms, sc__cdp_reply_cb cb, void *userdata, int64_t *id_out);
+int __wrap_sc__cdp_send(sc__cdp *c, const char *session_id, const char *method, json_t *params,
+                        double timeout_ms, sc__cdp_reply_cb cb, void *userdata, int64_t *id_out);
+int __wrap_sc__cdp_send(sc__cdp *c, const char *session_id, const char *method, json_t *params,
+                        double timeout_ms, sc__cdp_reply_cb cb, void *userdata, int64_t *id_out) {
+  int rc = __real_sc__cdp_send(c, session_id, method, params, timeout_ms, cb, userdata, id_out);
+  if (rc == 0 && method && !strcmp(method, "Page.captureScreenshot")) g_shots++;
+  return rc;
+}
 
 #ifndef BENCH_SOURCE_DIR
 #define BENCH_SOURCE_DIR "."
@@ -62,12 +93,16 @@ typedef struct row {
   double verified_ms, first_change_ms, gesture_ms, app_ms, overhead_ms, cpu_ms;
   int captures;
   double capture_ms;
+  long shots;          /* captures sent since the previous step's result */
+  double first_paint_ms;
+  int paint_log;       /* rest proven by the paint log */
 } row;
 
 typedef struct bench {
   sc_page *page;
   int verbose;
   size_t ninputs_seen, npaints_seen; /* records already consumed */
+  long shots_mark;                   /* g_shots at the last step's result */
   double cpu_mark;                   /* process CPU at the end of the last bookkeeping */
   double bench_cpu;                  /* CPU spent in our own bookkeeping */
   row *rows;
@@ -168,14 +203,21 @@ static void on_step(const sc_step_result *res, int cycles, void *userdata) {
     r->app_ms = app;
     r->overhead_ms = res->passed && !isnan(app) ? res->verified_ms - app : NAN;
     r->cpu_ms = cpu_step;
+    r->shots = g_shots - B->shots_mark;
+    r->first_paint_ms = res->first_paint_ms;
+    r->paint_log = res->rest && !strcmp(res->rest, "paint-log");
     if (B->verbose)
       fprintf(stderr,
               "# c%d/%d %-12s %s verified=%.1f first_change=%.1f gesture=%.1f app=%.1f "
-              "overhead=%.1f captures=%d capture=%.1f cpu=%.2f %s\n",
+              "overhead=%.1f captures=%d capture=%.1f shots=%ld rest=%s%s%s first_paint=%.1f "
+              "paints=%d cpu=%.2f %s\n",
               res->cycle, cycles, res->step_id, res->passed ? "PASS" : "FAIL", res->verified_ms,
               res->first_change_ms, res->gesture_ms, app, r->overhead_ms, res->captures,
-              res->capture_ms, cpu_step, res->reason ? res->reason : "");
+              res->capture_ms, r->shots, res->rest ? res->rest : "?", res->rest_why ? "/" : "",
+              res->rest_why ? res->rest_why : "", res->first_paint_ms, res->paints, cpu_step,
+              res->reason ? res->reason : "");
   }
+  B->shots_mark = g_shots;
   double c1 = cpu_self_ms();
   B->bench_cpu += c1 - c0;
   B->cpu_mark = c1;
@@ -186,15 +228,19 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
   size_t n = 0, pass = 0, napp = 0;
   double *ver = calloc(B->nrows + 1, sizeof *ver), *app = calloc(B->nrows + 1, sizeof *app),
          *ovh = calloc(B->nrows + 1, sizeof *ovh), *cpu = calloc(B->nrows + 1, sizeof *cpu),
-         *cap = calloc(B->nrows + 1, sizeof *cap);
-  if (!ver || !app || !ovh || !cpu || !cap) abort();
-  size_t ncap = 0;
+         *cap = calloc(B->nrows + 1, sizeof *cap), *fp = calloc(B->nrows + 1, sizeof *fp);
+  if (!ver || !app || !ovh || !cpu || !cap || !fp) abort();
+  size_t ncap = 0, nfp = 0, nlog = 0;
+  long shots = 0;
   for (size_t i = 0; i < B->nrows; i++) {
     const row *r = &B->rows[i];
     if (id && strcmp(r->id, id)) continue;
     n++;
+    shots += r->shots;
+    nlog += r->paint_log != 0;
     if (r->captures) cap[ncap++] = r->captures;
     if (!r->passed) continue;
+    if (r->first_paint_ms >= 0) fp[nfp++] = r->first_paint_ms;
     cpu[pass] = r->cpu_ms;
     ver[pass++] = r->verified_ms;
     if (!isnan(r->overhead_ms)) {
@@ -202,21 +248,25 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
       ovh[napp++] = r->overhead_ms;
     }
   }
-  double vm, vp, am, ap, om, op, cm, cp, km, kp;
+  double vm, vp, am, ap, om, op, cm, cp, km, kp, fm, fq;
   bench_stats(ver, pass, &vm, &vp);
   bench_stats(app, napp, &am, &ap);
   bench_stats(ovh, napp, &om, &op);
   bench_stats(cpu, pass, &cm, &cp);
   bench_stats(cap, ncap, &km, &kp);
+  bench_stats(fp, nfp, &fm, &fq);
   printf("tool=%s case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
          "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
-         "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f%s\n",
-         tool, name, n, pass, vm, vp, am, om, op, napp, km, cm, cp, extra ? extra : "");
+         "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f shots_mean=%.2f "
+         "first_paint_median_ms=%.1f first_paint_n=%zu paint_log=%zu%s\n",
+         tool, name, n, pass, vm, vp, am, om, op, napp, km, cm, cp,
+         n ? (double)shots / (double)n : NAN, fm, nfp, nlog, extra ? extra : "");
   free(ver);
   free(app);
   free(ovh);
   free(cpu);
   free(cap);
+  free(fp);
 }
 
 /* bench/run.sh stops what it started even when a benchmark dies: it reads
@@ -233,11 +283,11 @@ static void note_pid(int pid) {
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_steps [--cycles K] [--scenario FILE] [--url URL] [--fast 0|1] "
-          "[--label TOOL] [--browser-arg ARG]... [-v]\n");
+          "[--rest paint-log|pairs] [--label TOOL] [--browser-arg ARG]... [-v]\n");
 }
 
 int main(int argc, char **argv) {
-  int cycles = 10, fast = 1, verbose = 0;
+  int cycles = 10, fast = 1, verbose = 0, pairs = -1;
   const char *scen = NULL, *url = NULL, *label = "stepcheck";
   const char *xargs[16] = {NULL};
   int nxargs = 0;
@@ -250,7 +300,14 @@ int main(int argc, char **argv) {
       url = argv[++i];
     else if (!strcmp(argv[i], "--fast") && i + 1 < argc)
       fast = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "-v"))
+    else if (!strcmp(argv[i], "--rest") && i + 1 < argc) {
+      const char *v = argv[++i];
+      if (strcmp(v, "pairs") && strcmp(v, "paint-log")) {
+        usage();
+        return 2;
+      }
+      pairs = !strcmp(v, "pairs");
+    } else if (!strcmp(argv[i], "-v"))
       verbose = 1;
     else if (!strcmp(argv[i], "--label") && i + 1 < argc)
       label = argv[++i];
@@ -287,6 +344,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: %s\n", sc_errmsg());
     return 2;
   }
+  if (pairs >= 0) s->rest_pairs = pairs;
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
   bo.extra_args = xargs;
   if (sc_browser_launch(&b, &bo) < 0) {
@@ -300,8 +358,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: open %s: %s\n", url, sc_errmsg());
     goto out;
   }
-  printf("# tool=%s browser=%s url=%s scenario=%s cycles=%d fast_capture=%d extra_args=", label,
-         sc_browser_product(b), url, scen, cycles, fast);
+  printf("# tool=%s browser=%s url=%s scenario=%s cycles=%d fast_capture=%d rest=%s extra_args=",
+         label, sc_browser_product(b), url, scen, cycles, fast, s->rest_pairs ? "pairs" : "paint-log");
   for (int i = 0; i < nxargs; i++) printf("%s%s", i ? "," : "", xargs[i]);
   printf("\n");
   fflush(stdout);
@@ -318,7 +376,10 @@ int main(int argc, char **argv) {
   double browser_cpu0 = tree_cpu_ms(sc_browser_pid(b));
   double run_cpu0 = cpu_self_ms();
   B.cpu_mark = run_cpu0;
+  long shots0 = g_shots;
+  B.shots_mark = shots0;
   int rc = sc_run_scenario(&rr, s, &o);
+  long run_shots = g_shots - shots0;
   double run_cpu = cpu_self_ms() - run_cpu0 - B.bench_cpu;
   double browser_cpu = tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
   if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
@@ -330,14 +391,16 @@ int main(int argc, char **argv) {
   }
   size_t verified = 0;
   for (size_t i = 0; i < B.nrows; i++) verified += B.rows[i].passed != 0;
-  char extra[256];
+  char extra[384];
   double total_cpu = cpu_self_ms() - cpu_start - B.bench_cpu;
   snprintf(extra, sizeof extra,
            " run_cpu_ms_per_step=%.2f process_cpu_ms_per_step=%.2f "
-           "browser_cpu_ms_per_step=%.1f verified=%zu",
+           "browser_cpu_ms_per_step=%.1f verified=%zu screenshots=%ld "
+           "screenshots_per_step=%.3f",
            verified ? run_cpu / (double)verified : NAN,
            verified ? total_cpu / (double)verified : NAN,
-           verified && browser_cpu >= 0 ? browser_cpu / (double)verified : NAN, verified);
+           verified && browser_cpu >= 0 ? browser_cpu / (double)verified : NAN, verified, run_shots,
+           verified ? (double)run_shots / (double)verified : NAN);
   print_case(label, "all", &B, NULL, extra);
   if (B.eval_failed) printf("# app records could not be read: app_ms/overhead are nan\n");
   status = rc < 0 ? 1 : (rr && rr->passed ? 0 : 3);
