@@ -11,6 +11,10 @@
 // screenshot that passed; app_ms and overhead_ms from the app's own records
 // (window.__inputs / window.__paints), read after each step, outside every
 // measured interval; cpu_ms = this node process's user+sys CPU for the step.
+// Screenshots: every page.screenshot the verdicts take (one per watched
+// region per look), as screenshots= and screenshots_per_step= (over verified
+// cycle steps, setup's included in the count) on the "all" line, and per
+// step id as shots_mean= (the before and the polls of that step).
 // Pages without those records (JOSM through noVNC) give app_ms = nan.
 // A step with no gesture ("none", e.g. setup "ready") waits until the canvas
 // has ink and two screenshots of its regions are identical.
@@ -44,16 +48,18 @@ async function main() {
     const rows = [];
     let cpuMark = cpuMs(), benchCpu = 0;
     const runStep = async (st, cycle) => {
+      const shots0 = user.shots;
       const { passed, verified, gesture, captures } = await user.step(st);
+      const shots = user.shots - shots0;
       const cpuStep = cpuMs() - cpuMark;
       const c0 = cpuMs();
       const app = await user.appTime();
       if (cycle > 0) {
-        const r = { id: st.id, cycle, passed, verified, app, overhead: passed && !Number.isNaN(app) ? verified - app : NaN, captures, cpu: cpuStep };
+        const r = { id: st.id, cycle, passed, verified, app, overhead: passed && !Number.isNaN(app) ? verified - app : NaN, captures, shots, cpu: cpuStep };
         rows.push(r);
         if (!passed) failed++;
         if (o.verbose)
-          console.error(`# c${cycle}/${o.cycles} ${st.id.padEnd(12)} ${passed ? 'PASS' : 'FAIL'} verified=${fmt(verified)} gesture=${fmt(gesture)} app=${fmt(app)} overhead=${fmt(r.overhead)} captures=${captures} cpu=${cpuStep.toFixed(2)}`);
+          console.error(`# c${cycle}/${o.cycles} ${st.id.padEnd(12)} ${passed ? 'PASS' : 'FAIL'} verified=${fmt(verified)} gesture=${fmt(gesture)} app=${fmt(app)} overhead=${fmt(r.overhead)} captures=${captures} shots=${shots} cpu=${cpuStep.toFixed(2)}`);
       }
       else if (!passed) {
         console.log(`# setup step ${st.id} did not pass within ${st.timeout_ms} ms`);
@@ -67,22 +73,24 @@ async function main() {
     const bpid = childPids();
     const browserCpu0 = bpid.reduce((s, p) => s + treeCpuMs(p), 0);
     const runCpu0 = cpuMs();
+    const shots0 = user.shots;
     cpuMark = runCpu0;
     for (const st of sc.setup) await runStep(st, 0);
     for (let c = 1; c <= o.cycles; c++) for (const st of sc.cycle) await runStep(st, c);
     const runCpu = cpuMs() - runCpu0 - benchCpu;
     const browserCpu = bpid.reduce((s, p) => s + treeCpuMs(p), 0) - browserCpu0;
+    const runShots = user.shots - shots0;
 
     const line = (name, rs, extra) => {
       const ok = rs.filter((r) => r.passed), withApp = ok.filter((r) => !Number.isNaN(r.overhead));
       const v = stats(ok.map((r) => r.verified)), a = stats(withApp.map((r) => r.app)), ov = stats(withApp.map((r) => r.overhead));
       const cp = stats(ok.map((r) => r.cpu)), k = stats(rs.filter((r) => r.captures).map((r) => r.captures));
-      console.log(`tool=playwright case=${name} n=${rs.length} pass=${ok.length} verified_median_ms=${fmt(v.median)} verified_p95_ms=${fmt(v.p95)} app_median_ms=${fmt(a.median)} overhead_median_ms=${fmt(ov.median)} overhead_p95_ms=${fmt(ov.p95)} overhead_n=${withApp.length} captures_median=${Number.isFinite(k.median) ? Math.round(k.median) : 'nan'} cpu_median_ms=${cp.median.toFixed(2)} cpu_p95_ms=${cp.p95.toFixed(2)}${extra || ''}`);
+      console.log(`tool=playwright case=${name} n=${rs.length} pass=${ok.length} verified_median_ms=${fmt(v.median)} verified_p95_ms=${fmt(v.p95)} app_median_ms=${fmt(a.median)} overhead_median_ms=${fmt(ov.median)} overhead_p95_ms=${fmt(ov.p95)} overhead_n=${withApp.length} captures_median=${Number.isFinite(k.median) ? Math.round(k.median) : 'nan'} cpu_median_ms=${cp.median.toFixed(2)} cpu_p95_ms=${cp.p95.toFixed(2)} shots_mean=${rs.length ? (rs.reduce((s, r) => s + r.shots, 0) / rs.length).toFixed(2) : 'nan'}${extra || ''}`);
     };
     for (const st of sc.cycle) line(`step:${st.id}`, rows.filter((r) => r.id === st.id));
     const verified = rows.filter((r) => r.passed).length;
     const totalCpu = cpuMs() - cpuStart - benchCpu;
-    line('all', rows, ` run_cpu_ms_per_step=${(runCpu / verified).toFixed(2)} process_cpu_ms_per_step=${(totalCpu / verified).toFixed(2)} browser_cpu_ms_per_step=${(browserCpu / verified).toFixed(1)} verified=${verified}`);
+    line('all', rows, ` run_cpu_ms_per_step=${(runCpu / verified).toFixed(2)} process_cpu_ms_per_step=${(totalCpu / verified).toFixed(2)} browser_cpu_ms_per_step=${(browserCpu / verified).toFixed(1)} verified=${verified} screenshots=${runShots} screenshots_per_step=${(runShots / verified).toFixed(3)}`);
     if (failed) console.log(`# ${failed} of ${rows.length} steps failed`);
   } finally {
     await browser.close();

@@ -57,6 +57,7 @@ class User {
     this.lastGestureEnd = 0;
     this.lastClick = null;
     this.lastClickAt = 0;
+    this.shots = 0; // page.screenshot calls for verdicts (hashes), for bench/peer/steps.js
   }
 
   // Load the page, wait for the guest canvas, read where it sits, and skip
@@ -81,6 +82,7 @@ class User {
     for (const n of names) {
       const r = this.sc.regions[n];
       const png = await this.page.screenshot({ clip: { x: this.cv.x + r.x, y: this.cv.y + r.y, width: r.w, height: r.h } });
+      this.shots++;
       out.push(crypto.createHash('sha1').update(png).digest('hex'));
     }
     return out;
