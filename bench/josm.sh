@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Per-step verified_ms on REAL JOSM (examples/josm/rig.sh: Xvfb, JOSM,
-# x11vnc, noVNC, or Xpra's HTML5 client), stepcheck vs the playwright-core
-# peer, same rig, same run.
+# x11vnc, noVNC, or Xpra's HTML5 client), three tools in one run: stepcheck
+# proving rest with the page's paint log (its default), stepcheck with
+# --rest pairs (two identical captures, the 0.2.0 rule), and the
+# playwright-core peer.
 #
 #   bench/josm.sh [--cycles K] [--out DIR] [--display N] [--transport novnc|xpra]
 #
@@ -9,23 +11,34 @@
 # display 57 (VNC port 5957, web port 6057), transport novnc. Builds bench_steps in
 # build-bench/ and installs playwright-core when missing, as bench/run.sh does.
 #
+# Per tool: verified median per step id, screenshots per verified step
+# (every Page.captureScreenshot sent: bench_steps counts the library's,
+# steps.js its own page.screenshot calls), browser CPU per verified step (the
+# program's reading of the browser tree over the steps, and
+# bench/treestat.py's tree CPU less the driver's over the program's life,
+# as bench/multi.sh measures), and with the paint log the median first_paint_ms
+# (the application's first paint over the step's regions).
+#
 # Each tool gets a freshly started JOSM (rig.sh start, state dir under a
 # mktemp dir; rig.sh stop before the next start): the C run leaves JOSM with
 # a warmed-up JIT and 20 cycles of history behind it, so sharing one JOSM
-# would favour whichever tool runs second. Both tools must start from the
-# same screen: before each run the map, Tags and Selection areas are read
-# from the X display itself (lossless, not through noVNC) and hashed; the two
-# hashes are compared and the result is printed (a mismatch is reported, the
-# numbers are still printed). The same hash after each run shows whether the
+# would favour whichever tool runs later. The tools run in the order above.
+# All must start from the same screen: before each run the map, Tags and
+# Selection areas are read from the X display itself (lossless, not through
+# noVNC) and hashed; the hashes are compared and the result is printed (a
+# mismatch is reported, the numbers are still printed). The same hash after each run shows whether the
 # run left JOSM as it found it. (On xpra they are read from JOSM's own X
 # window, which the rig names in its state: xpra's root window shows
 # nothing.)
 #
-# Output: DIR/steps.txt, DIR/steps-peer.txt (raw, stderr in *.err: one line
-# per step), DIR/machine.txt, DIR/summary.txt (also on stdout). JOSM has no
-# paint records, so there is no app time-to-pixel: the summary compares
-# verified_ms. Exit 0 when every stepcheck step passed, 1 otherwise or on
-# error. The rig and every browser are stopped on exit, error and ^C.
+# Output: DIR/steps.txt, DIR/steps-pairs.txt, DIR/steps-peer.txt (raw,
+# stderr in *.err: one line per step; *.stat.json from treestat),
+# DIR/machine.txt, DIR/summary.txt (also on stdout: bench/peer/summary.js,
+# then bench/peer/restsum.js with the three tools and the goals). JOSM has
+# no app timing records, so there is no app time-to-pixel: the summary
+# compares verified_ms. Exit 0 when every step of both stepcheck runs
+# passed, 1 otherwise or on error. The rig and every browser are stopped on
+# exit, error and ^C.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,7 +53,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --display) DISPLAY_NUM=$2; shift 2 ;;
     --transport) TRANSPORT=$2; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
     *) echo "josm.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -64,8 +77,9 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if [ -n "$CUR" ] && kill -0 "$CUR" 2>/dev/null; then
+    # treestat sends TERM on to the tool, KILLs what is left after 10 s
     kill -TERM "$CUR" 2>/dev/null || true
-    sleep 1
+    for _ in $(seq 30); do kill -0 "$CUR" 2>/dev/null || break; sleep 0.5; done
     kill -KILL "$CUR" 2>/dev/null || true
   fi
   stop_noted_browsers
@@ -86,7 +100,7 @@ if [ ! -f "$PEER/node_modules/playwright-core/package.json" ]; then
   (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund > "$OUT/npm.log" 2>&1) ||
     (cd "$PEER" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund >> "$OUT/npm.log" 2>&1)
 fi
-rm -f "$OUT"/steps*.txt "$OUT"/steps*.err
+rm -f "$OUT"/steps*.txt "$OUT"/steps*.err "$OUT"/steps*.stat.json "$OUT/runs.log"
 
 {
   machine_facts "$ROOT" "$PEER"
@@ -114,7 +128,8 @@ screen_hash() {
   printf '%s\n' "$h"
 }
 
-# bench NAME CMD...: fresh rig, start screen, CMD with URL, end screen, stop.
+# bench NAME CMD...: fresh rig, start screen, CMD with URL under treestat
+# (NAME.stat.json), end screen, stop. The load before and after to runs.log.
 declare -A START END RC
 bench() {
   local name=$1; shift
@@ -124,37 +139,46 @@ bench() {
     { cat "$OUT/$name.rig.log" >&2; exit 1; }
   START[$name]=$(screen_hash)
   echo "== $name: $* --url $url" >&2
-  "$@" --url "$url" > "$OUT/$name.txt" 2> "$OUT/$name.err" &
+  echo "$name start $(date -u +%H:%M:%S) load=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/runs.log"
+  python3 "$ROOT/bench/treestat.py" --out "$OUT/$name.stat.json" -- "$@" --url "$url" \
+    > "$OUT/$name.txt" 2> "$OUT/$name.err" &
   CUR=$!
   local rc=0
   wait "$CUR" || rc=$?
   CUR=""
   RC[$name]=$rc
+  echo "$name end $(date -u +%H:%M:%S) exit $rc load=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/runs.log"
   [ "$rc" -eq 0 ] || { echo "   $name exited with $rc; see $OUT/$name.err" >&2; tail -n 3 "$OUT/$name.err" >&2 || true; }
   END[$name]=$(screen_hash)
   "$RIG" stop --state "$STATE" 2>> "$OUT/$name.rig.log"
 }
 
 bench steps "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" -v
+bench steps-pairs "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" --rest pairs \
+  --label stepcheck-pairs -v
 bench steps-peer node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verbose 1
 
 {
   node "$PEER/summary.js" "$OUT"
+  node "$PEER/restsum.js" "$OUT"
   echo
   same=no
-  [ "${START[steps]}" = "${START[steps-peer]}" ] && same=yes
-  echo "Start screen (map+tags+selection, read natively): stepcheck ${START[steps]}, playwright ${START[steps-peer]}: same=$same"
-  for n in steps steps-peer; do
-    t=stepcheck
-    [ "$n" = steps ] || t=playwright
+  [ "${START[steps]}" = "${START[steps-peer]}" ] && [ "${START[steps]}" = "${START[steps-pairs]}" ] && same=yes
+  echo "Start screen (map+tags+selection, read natively): paint log ${START[steps]}, pairs ${START[steps-pairs]}, playwright ${START[steps-peer]}: same=$same"
+  for n in steps steps-pairs steps-peer; do
+    case $n in steps) t="stepcheck (paint log)" ;; steps-pairs) t="stepcheck (pairs)" ;; *) t=playwright ;; esac
     left=changed
     [ "${START[$n]}" = "${END[$n]}" ] && left=unchanged
     echo "  $t: exit ${RC[$n]}; screen after $CYCLES cycles $left"
   done
+  echo
+  echo "Runs (UTC, load before/after):"
+  cat "$OUT/runs.log"
 } > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 ok=1
-[ "${RC[steps]}" = 0 ] || ok=0
+[ "${RC[steps]}" = 0 ] && [ "${RC[steps-pairs]}" = 0 ] || ok=0
 nsteps=$(node -p "require('$SCEN').cycle.length")
 grep -q "^tool=stepcheck case=all n=$((CYCLES * nsteps)) pass=$((CYCLES * nsteps)) " "$OUT/steps.txt" || ok=0
+grep -q "^tool=stepcheck-pairs case=all n=$((CYCLES * nsteps)) pass=$((CYCLES * nsteps)) " "$OUT/steps-pairs.txt" || ok=0
 [ "$ok" = 1 ]
