@@ -136,6 +136,9 @@ function load(tool, n) {
     row.own_pss_peak = smp.reduce((m, s) => Math.max(m, s.pss_mib), 0);
     row.own_lib_pss_peak = smp.reduce((m, s) => Math.max(m, s.lib_pss_mib), 0);
     row.warnings = rep.warnings || [];
+    // How each step's rest was proven (0.3.0: "paint-log" or "pairs"; older reports have none).
+    row.rest = {};
+    for (const r of res.concat(warm)) if (r.rest) row.rest[r.rest] = (row.rest[r.rest] || 0) + 1;
     row.error = rep.error || null;
   } else {
     row.bar = bar(rep);
@@ -191,6 +194,8 @@ for (const n of NS) {
   say(`  N=${pad(n, 3)} ${r.bar.healthy ? 'healthy ' : 'DEGRADED'} ${r.passed}/${r.passed + r.failed} verified; over the bar ${r.over.over}/${r.over.total}${by ? ` (${by})` : ''}; warm-up cycle ${(r.warm_cycle_ms / 1000).toFixed(1)} s, tree CPU at that pace ${f2(r.cores_per_user)} cores per user; other programs ${f2(r.others)} cores`);
   if (r.bar.reason) say(`         first reason: ${r.bar.reason}`);
   say(`         its own samples: CPU peak ${r.own_cpu_peak.toFixed(0)}% of one core${r.own_cpu_peak > 100 * cores ? ` (IMPOSSIBLE on ${cores} cores)` : ''}, PSS peak ${r.own_pss_peak.toFixed(0)} MiB (library ${r.own_lib_pss_peak.toFixed(1)} MiB)`);
+  const rest = Object.entries(r.rest || {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  if (rest) say(`         rest proven by: ${rest} (steps, warm-up included)`);
   if (r.warnings.length) say(`         warning: ${r.warnings.join(' | ')}`);
   if (r.error) say(`         error: ${r.error}`);
 }
@@ -239,6 +244,8 @@ if (floorRows.length) {
     say(`  N=${n}: no screenshot ${f1(none.cpu_all)} ms (browsers ${f1(none.cpu_all - none.cpu_drv)}), one screenshot ${f1(one.cpu_all)} ms (browsers ${f1(one.cpu_all - one.cpu_drv)}); ` +
       `goal 1/3 of peer b ${f1(goal)} ms; stepcheck ${s && s.rep ? f1(s.cpu_all) : '-'} ms; ` +
       `goal below the one-screenshot floor: ${Number.isFinite(goal) ? (goal < one.cpu_all ? 'yes' : 'no') : '-'}`);
+    if (s && s.rep) say(`    stepcheck + browsers ${f1(s.cpu_all)} ms <= 1.25 x the one-screenshot floor's ${f1(one.cpu_all)} (${f1(1.25 * one.cpu_all)}): ` +
+      `${verdict(s.cpu_all <= 1.25 * one.cpu_all)} (ratio ${f2(s.cpu_all / one.cpu_all)})`);
     for (const [name, r] of [['no screenshot', none], ['one screenshot', one]]) {
       const w = floorOverBar(r.rep);
       if (w) say(`    ${name}: work per step (gesture + screenshot, the wait left out) median ${f1(w.med)} / p95 ${f1(w.p95)} / max ${f1(w.max)} ms; ` +
