@@ -122,13 +122,17 @@ static void settle_captured(int status, const char *errmsg, const char *raw, siz
     settle_finish(r, SC__NOT_AT_REST);
     return;
   }
-  if (same) { /* unchanged, not yet for long enough: look again a little later */
+  if (same && !sc__runner_blind_quiet(r)) {
+    /* unchanged, not yet for long enough: look again a little later */
     double at = st->since + st->quiet_ms;
     if (at > now + SC__QUIET_POLL_MS) at = now + SC__QUIET_POLL_MS;
     if (at > st->deadline) at = st->deadline;
     if (sc__runner_after(r, at, settle_next) < 0) settle_finish(r, SC_ENOMEM);
     return;
   }
+  /* a change, or a page the log is blind on: every capture in the quiet
+   * time is compared with the one before it, so a change that comes and
+   * goes inside it is seen */
   settle_next(r);
 }
 
@@ -180,7 +184,9 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->clip = clip;
   st->deadline = deadline;
   st->done = done;
-  st->quiet_ms = 0;
+  /* a page the log is blind on: unchanged for the quiet time, not only
+   * twice in a row (docs/design.md, "Proof of rest") */
+  st->quiet_ms = sc__runner_blind_quiet(r);
   st->since = 0;
   if (sc__runner_logging(r))
     sc__runner_settle_log(r);

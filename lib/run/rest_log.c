@@ -48,6 +48,10 @@ double sc__runner_quiet_ms(const sc__runner *r) {
   return r->s && r->s->rest_quiet_ms > 0 ? r->s->rest_quiet_ms : SC__LOG_QUIET_MS;
 }
 
+double sc__runner_blind_quiet(const sc__runner *r) {
+  return r->log_off && r->log_why ? sc__runner_quiet_ms(r) : 0;
+}
+
 /* ---- the settled capture by the log ---- */
 
 static void log_wait_rest(sc__runner *r);
@@ -56,7 +60,11 @@ static void finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
 
 /* The log stopped answering for this page: the pairs rule takes over the
  * same settle (capture.c). */
-static void to_pairs(sc__runner *r) { sc__runner_settle_pairs(r); }
+static void to_pairs(sc__runner *r) {
+  double q = sc__runner_blind_quiet(r);
+  if (r->settle.quiet_ms < q) r->settle.quiet_ms = q;
+  sc__runner_settle_pairs(r);
+}
 
 static void log_post(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;

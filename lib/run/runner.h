@@ -231,6 +231,11 @@ int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
 int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep);
 /* The quiet time that proves rest: the scenario's rest_quiet_ms. */
 double sc__runner_quiet_ms(const sc__runner *r);
+/* Pairs on a page the log turned out blind on (or failed its self-check):
+ * the screen must also be unchanged for the quiet time, so that something
+ * the log cannot see changing every few captures is never taken for rest;
+ * 0 on pairs chosen by the scenario (two in a row, as before 0.3.0). */
+double sc__runner_blind_quiet(const sc__runner *r);
 /* The two ways to go on with r->settle as set up by sc__runner_settle:
  * by the log (rest_log.c) and by screenshot pairs (capture.c). */
 void sc__runner_settle_log(sc__runner *r);

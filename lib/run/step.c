@@ -510,7 +510,11 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
   int stable = same; /* two captures in a row show the same pixels */
   /* a step that expects nothing to change watches the whole response window */
   if (sm->no_change && sm->last_t < response_ms(r)) all = 0;
-  if (all && stable) {
+  /* on a page the log is blind on, settled = also unchanged for the quiet
+   * time: since the reply that last showed a change, up to this capture's
+   * request */
+  int settled = stable && sm->cap_req_at - sm->moved_at >= sc__runner_blind_quiet(r);
+  if (all && settled) {
     verdict(r);
     return;
   }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/debug.h"
 #include "runner.h"
 
 static void logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud);
@@ -77,6 +78,7 @@ static void logged(int status, const char *errmsg, const sc__log_reply *rep, voi
 
 static int self_check_due(const sc__runner *r) {
   int n = r->log_verdicts;
+  if (sc__debug() & SC_DEBUG_LOG_TRUST) return 0; /* the log trusted: tests of the guards */
   return n < SC__SELF_CHECK_FIRST || n % SC__SELF_CHECK_EVERY == 0;
 }
 

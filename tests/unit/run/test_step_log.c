@@ -284,6 +284,35 @@ static void nothing_happens_times_out_with_one_capture(void **st) {
   assert_true(res->first_paint_ms == -1);
 }
 
+/* A page whose blind spot changes the region by itself every 100 ms (a
+ * WebGL spinner, say) and ignores the click. Falling back to pairs is not
+ * enough when two captures fit between two changes: on such a page settled
+ * also means unchanged for the quiet time, so it never rests and the step
+ * fails. Sabotage: the log trusted although blind (the changes unseen, no
+ * fallback, no self-check due) rests at once and passes on the next
+ * toggle, a change the click did not make. */
+static const sc_step_result *spinning(int blind) {
+  g_log_blind = blind;
+  g_steps[0].timeout_ms = 2000;
+  for (int i = 1; i < 60; i++)
+    g_w.ch[g_w.nch++] = (change){.at = g_t + 100.0 * i, .id = i % 2 ? 'B' : 'A', .unseen = 1};
+  g_w.after = NULL;
+  return step(0, 1);
+}
+static void a_blind_page_changing_by_itself_never_rests(void **st) {
+  (void)st;
+  const sc_step_result *res = spinning(1);
+  assert_false(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_non_null(strstr(res->reason, "not at rest"));
+}
+static void sabotage_a_trusted_blind_log_passes_on_a_change_nobody_made(void **st) {
+  (void)st;
+  const sc_step_result *res = spinning(0);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, log_setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -302,6 +331,8 @@ int main(void) {
       T(a_step_starts_from_the_last_verdict_without_a_screenshot),
       T(a_zoom_takes_one_capture_and_dates_its_first_notch),
       T(nothing_happens_times_out_with_one_capture),
+      T(a_blind_page_changing_by_itself_never_rests),
+      T(sabotage_a_trusted_blind_log_passes_on_a_change_nobody_made),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);
