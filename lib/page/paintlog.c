@@ -46,6 +46,7 @@ static const char *blind_text(const char *s) {
       {"object", "an embedded object over the guest"},
       {"embed", "an embedded object over the guest"},
       {"video", "a video element over the guest"},
+      {"shadow", "a shadow DOM tree over the guest (its changes are not observed)"},
   };
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (!strcmp(s, k[i].code)) return k[i].text;
