@@ -60,9 +60,11 @@ static void finish(sc__runner *r, int rc) {
         res->scale_text = sc__strdup(sm->v[i].scale_text);
     }
   sc__frame_free(&sm->before);
-  int logged = sm->log_mode && sc__runner_logging(r);
-  res->rest = logged ? "paint-log" : "pairs";
-  res->rest_why = logged ? NULL
+  /* the rule in force when the step ended (one that ended before its
+   * at-rest capture was still under it) */
+  int logging = sc__runner_logging(r), logged = sm->log_mode && logging;
+  res->rest = logging ? "paint-log" : "pairs";
+  res->rest_why = logging ? NULL
                   : r->log_why ? r->log_why
                   : r->s->rest_pairs ? "the scenario says \"rest\": \"pairs\""
                   : !r->io.log_wait ? "no paint log on this page"
