@@ -99,15 +99,23 @@ static void settle_next(sc__runner *r);
 
 static void settle_finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
 
+int sc__runner_settle_take(sc__runner *r, int status, const char *errmsg, const char *raw,
+                           size_t len, int *same) {
+  sc__settle *st = &r->settle;
+  *same = 0;
+  int rc = sc__runner_reply(r, status, errmsg);
+  if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, same, NULL);
+  /* held packed until the next capture (or whoever takes it) looks at it */
+  if (rc == 0) rc = sc__frame_hold(&st->f);
+  return rc;
+}
+
 static void settle_captured(int status, const char *errmsg, const char *raw, size_t len,
                             void *ud) {
   sc__runner *r = ud;
   sc__settle *st = &r->settle;
   int same = 0;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
-  /* held packed until the next capture (or whoever takes it) looks at it */
-  if (rc == 0) rc = sc__frame_hold(&st->f);
+  int rc = sc__runner_settle_take(r, status, errmsg, raw, len, &same);
   if (rc < 0) {
     settle_finish(r, rc);
     return;

@@ -66,18 +66,25 @@ static void to_pairs(sc__runner *r) {
   sc__runner_settle_pairs(r);
 }
 
-static void log_post(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
-  sc__runner *r = ud;
-  sc__settle *st = &r->settle;
+/* An answer of the log: 1 when the settle goes on with it; 0 when it
+ * ended (an error) or went on by pairs (the log is blind). */
+static int answered(sc__runner *r, int status, const char *errmsg, const sc__log_reply *rep) {
   int rc = sc__runner_reply(r, status, errmsg);
   if (rc < 0) {
     finish(r, rc);
-    return;
+    return 0;
   }
   if (!sc__runner_log_have(r, rep)) {
     to_pairs(r);
-    return;
+    return 0;
   }
+  return 1;
+}
+
+static void log_post(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
+  sc__runner *r = ud;
+  sc__settle *st = &r->settle;
+  if (!answered(r, status, errmsg, rep)) return;
   if (rep->n == 0) { /* nothing touched the clip across the capture */
     st->seq = rep->seq;
     st->seq_ok = 1;
@@ -96,9 +103,7 @@ static void log_captured(int status, const char *errmsg, const char *raw, size_t
   sc__runner *r = ud;
   sc__settle *st = &r->settle;
   int same = 0;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, &same, NULL);
-  if (rc == 0) rc = sc__frame_hold(&st->f);
+  int rc = sc__runner_settle_take(r, status, errmsg, raw, len, &same);
   if (rc == 0) rc = sc__runner_log(r, st->clip, st->log_after, 0, 0, 0, st->deadline, log_post);
   if (rc < 0) finish(r, rc);
 }
@@ -106,15 +111,8 @@ static void log_captured(int status, const char *errmsg, const char *raw, size_t
 static void log_rested(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
   sc__settle *st = &r->settle;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc < 0) {
-    finish(r, rc);
-    return;
-  }
-  if (!sc__runner_log_have(r, rep)) {
-    to_pairs(r);
-    return;
-  }
+  int rc;
+  if (!answered(r, status, errmsg, rep)) return;
   if (rep->timed_out) { /* it kept painting until the deadline */
     finish(r, SC__NOT_AT_REST);
     return;

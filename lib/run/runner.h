@@ -240,6 +240,10 @@ double sc__runner_blind_quiet(const sc__runner *r);
  * by the log (rest_log.c) and by screenshot pairs (capture.c). */
 void sc__runner_settle_log(sc__runner *r);
 void sc__runner_settle_pairs(sc__runner *r);
+/* A settle's capture reply taken into r->settle.f (held packed); *same: it
+ * shows the pixels f had. 0 or negative. */
+int sc__runner_settle_take(sc__runner *r, int status, const char *errmsg, const char *raw,
+                           size_t len, int *same);
 
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
