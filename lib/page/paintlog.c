@@ -106,6 +106,10 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
   rep.first_ms = to_run(p, num(v, "first", -1));
   rep.last_ms = to_run(p, num(v, "last", -1));
   rep.timed_out = json_is_true(json_object_get(v, "timedOut"));
+  /* the heartbeat ticks every 100 ms; the answer should arrive at once */
+  double gap = num(v, "gap", 0) - 100;
+  double late = now >= 0 && p->log_rtt > 0 ? got - (now - p->log_off) : 0;
+  rep.stall_ms = gap > late ? gap : late;
   rep.lost = json_is_true(json_object_get(v, "lost"));
   c.cb(0, NULL, &rep, c.ud);
 }

@@ -38,6 +38,9 @@ typedef struct sc__log_reply {
   double first_ms, last_ms;
   int timed_out;
   int lost;           /* the log could not say (overwritten, a reload): n counts 1 */
+  double stall_ms;    /* the longest the page or the browser stood still during the
+                         wait (a frozen renderer: the page's heartbeat; a frozen
+                         browser: the answer's late arrival), about 0 normally */
 } sc__log_reply;
 
 #endif

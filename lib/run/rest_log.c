@@ -40,6 +40,8 @@ int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep) {
     return 0;
   }
   if (rep->doc != r->log_doc) r->last_seq_ok = 0; /* positions of another document */
+  /* a page or browser that stood still: the step's stall rule (step.c) */
+  if (rep->stall_ms > r->log_late) r->log_late = rep->stall_ms;
   r->log_doc = rep->doc;
   return 1;
 }

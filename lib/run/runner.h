@@ -87,6 +87,10 @@ typedef struct sc__runner sc__runner;
  * rest"). Captures take tens of ms, a few hundred under load; a frozen or
  * starved browser takes seconds. */
 #define SC__STALL_MS 2000.0
+/* A paint log's answer this late (or a page heartbeat this long) means the
+ * browser or the page stood still: the stall rule, as SC__STALL_MS for a
+ * request (an answer is due at once; a request takes a capture's time). */
+#define SC__LOG_LATE_MS 1000.0
 /* How long the cycle's end (drift) waits for the screen to come to rest. */
 #define SC__REST_WAIT_MS 8000.0
 typedef void (*sc__settle_done)(sc__runner *r, int rc);
@@ -208,6 +212,7 @@ struct sc__runner {
   uint64_t seed_seq;          /* the same of the seed sc__runner_seed gave out */
   int seed_ok;
   int log_verdicts;           /* verdicts the log gave this user (for the self-check) */
+  double log_late;            /* the step's longest paint-log stall (sc__log_reply.stall_ms) */
 };
 
 /* The paint log's defaults when a scenario has none (tests' zeroed ones). */

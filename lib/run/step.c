@@ -112,7 +112,11 @@ static int io_started(sc__runner *r, int rc) {
  * as an error (the run is VOID) instead of a verdict. 1 when so. */
 static int stalled(sc__runner *r) {
   sc__stepm *sm = &r->sm;
-  if (r->io_slowest < SC__STALL_MS) return 0;
+  /* a paint log's answer is due the moment the page gives it: one that
+   * came SC__LOG_LATE_MS late crossed a browser that stood still, while
+   * the page may have been waiting for the very data it held up */
+  if (r->io_slowest < SC__STALL_MS && r->log_late < SC__LOG_LATE_MS) return 0;
+  if (r->log_late > r->io_slowest) r->io_slowest = r->log_late;
   finish(r, sc__err(SC_ETIMEDOUT,
                     "browser did not answer for %.0f ms during step %s, so its %.0f ms "
                     "timeout was not watched: not judged (infrastructure stall)",
@@ -140,6 +144,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->ni = ni;
   sm->U = r->need[ni];
   r->io_slowest = 0;
+  r->log_late = 0;
   sm->res = sc__calloc(1, sizeof *sm->res);
   sm->v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->v);
   sm->sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->sb);
