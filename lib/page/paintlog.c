@@ -9,7 +9,6 @@
  * answer with the shortest such round trip in this document (loopback:
  * well under a millisecond), so page times map onto sc__now_ms() within
  * half of it. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 

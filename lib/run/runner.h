@@ -312,6 +312,8 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
 /* step.c's parts that the paint log's verdict (step_log.c) shares. */
 void sc__step_finish(sc__runner *r, int rc);
+/* Every expectation of the step holds on its last judged capture. */
+int sc__step_all_hold(const sc__stepm *sm);
 int sc__step_io_ok(sc__runner *r, int status, const char *errmsg);
 void sc__step_verdict(sc__runner *r);
 void sc__step_out_of_time(sc__runner *r);

@@ -548,6 +548,12 @@ static void capture_now(sc__runner *r) {
 /* ---- shared with step_log.c ---- */
 
 void sc__step_finish(sc__runner *r, int rc) { finish(r, rc); }
+int sc__step_all_hold(const sc__stepm *sm) {
+  int all;
+  size_t first_bad;
+  tally(sm, &all, &first_bad);
+  return all;
+}
 int sc__step_io_ok(sc__runner *r, int status, const char *errmsg) {
   return io_ok(r, status, errmsg);
 }

@@ -95,12 +95,6 @@ void sc__step_log_captured(sc__runner *r, int same) {
   if (rc < 0) sc__step_finish(r, rc);
 }
 
-static int all_hold(const sc__stepm *sm) {
-  for (size_t i = 0; i < sm->st->nexpect; i++)
-    if (!sm->v[i].holds) return 0;
-  return 1;
-}
-
 /* The answer after a capture: was it settled, and what now. */
 static void posted(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
@@ -143,7 +137,7 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
   }
   sm->log_settled = 1;
   sm->res->rest = "paint-log";
-  if (all_hold(sm)) {
+  if (sc__step_all_hold(sm)) {
     if (self_check_due(r)) {
       r->log_verdicts++;
       sm->self_check = 1;
