@@ -8,20 +8,13 @@
 #include "core/opts.h"
 
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
-  static const sc_browser_options defaults = SC_BROWSER_OPTIONS_INIT;
-  if (!opts) opts = &defaults;
-  /* Version 1 ended before `loop`, version 2 before `allow_remote`: never
-   * read past what the caller has. */
-  if (opts->version < 1 || opts->version > SC_BROWSER_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "browser: options version %u (want 1..%u)", opts->version,
-                   SC_BROWSER_OPTIONS_VERSION);
   sc_browser *b = sc__calloc(1, sizeof *b);
   if (!b) return sc__err(SC_ENOMEM, "browser: out of memory");
   b->launch_timeout_ms = opts->launch_timeout_ms > 0 ? opts->launch_timeout_ms : 20000;
   b->command_timeout_ms = opts->command_timeout_ms > 0 ? opts->command_timeout_ms : 30000;
   b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
-  b->loop = opts->version >= 2 ? opts->loop : NULL;
-  b->allow_remote = opts->version >= 3 && opts->allow_remote;
+  b->loop = opts->loop;
+  b->allow_remote = opts->allow_remote;
   b->deps.prev = b->deps.next = &b->deps;
   b->reaper_fd = -1;
   *out = b;
@@ -114,6 +107,6 @@ double sc__browser_timeout(const sc_browser *b) { return b->command_timeout_ms; 
 
 const char *sc__browser_profile_dir(const sc_browser *b) { return b->profile_dir; }
 
-SC__OPTS_INIT_FN(sc_browser_options_init, sc_browser_options, SC_BROWSER_OPTIONS_INIT,
+SC__OPTS_DEFINE(browser_options, SC_BROWSER_OPTIONS_INIT,
                  offsetof(sc_browser_options, loop), offsetof(sc_browser_options, allow_remote),
                  sizeof(sc_browser_options))

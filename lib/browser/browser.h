@@ -3,7 +3,9 @@
 #define SC_BROWSER_INTERNAL_H
 
 #include "stepcheck/browser.h"
+#include "stepcheck/grid.h"
 #include "../cdp/client.h"
+#include "core/opts.h"
 
 /* The connection every page of this browser shares. Borrowed. */
 sc__client *sc__browser_client(sc_browser *b);
@@ -26,5 +28,9 @@ typedef struct sc__browser_dep {
 void sc__browser_track(sc_browser *b, sc__browser_dep *dep);
 /* Unlink dep (a dep not tracked, all zero, is fine). */
 void sc__browser_untrack(sc_browser *b, sc__browser_dep *dep);
+
+/* Versioned options (core/opts.h). */
+SC__OPTS_DECLARE(browser_options);
+SC__OPTS_DECLARE(grid_options);
 
 #endif

@@ -29,6 +29,7 @@ struct sc_browser {
 extern const char *const sc__chromium_flags[];
 
 /* Check opts (NULL = defaults) and allocate an empty browser in *out. */
+/* opts: whole, from sc__browser_options_read. */
 int sc__browser_new(sc_browser **out, const sc_browser_options *opts);
 /* Connect the websocket (ws_url copied) and read the product through
  * Browser.getVersion, within timeout_ms. */

@@ -52,8 +52,12 @@ SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
   if (!out) return sc__err(SC_EINVAL, "connect: out is NULL");
   *out = NULL;
   if (!endpoint) return sc__err(SC_EINVAL, "connect: endpoint is NULL");
+  sc_browser_options o;
+  int rc = sc__browser_options_read(&o, opts, "sc_browser_connect");
+  if (rc) return rc;
+  opts = &o;
   sc__url u;
-  int rc = sc__url_parse(&u, endpoint);
+  rc = sc__url_parse(&u, endpoint);
   if (rc) return rc;
   if (strcmp(u.scheme, "http") == 0 && strcmp(u.path, "/") != 0)
     return sc__err(SC_EINVAL, "connect %s: want http://HOST:PORT (no path)", endpoint);

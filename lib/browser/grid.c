@@ -170,12 +170,12 @@ static int session_post(sc_grid_session *g, const char *grid_url, const sc__url 
 
 SC_EXTERN int sc_grid_session_new(sc_grid_session **out, const char *grid_url,
                                   const sc_grid_options *opts) {
-  static const sc_grid_options defaults = SC_GRID_OPTIONS_INIT;
   if (!out) return sc__err(SC_EINVAL, "grid: out is NULL");
   *out = NULL;
   if (!grid_url) return sc__err(SC_EINVAL, "grid: grid_url is NULL");
-  if (!opts) opts = &defaults;
-  if (sc__opts_version(opts->version, SC_GRID_OPTIONS_VERSION, "sc_grid_session_new")) return SC_EINVAL;
+  sc_grid_options o;
+  if (sc__grid_options_read(&o, opts, "sc_grid_session_new")) return SC_EINVAL;
+  opts = &o;
   if (opts->timeout_ms < 0 || opts->timeout_ms != opts->timeout_ms)
     return sc__err(SC_EINVAL, "grid: timeout_ms %g", opts->timeout_ms);
   sc_grid_session *g = sc__calloc(1, sizeof *g);
@@ -242,5 +242,5 @@ SC_EXTERN void sc_grid_session_free(sc_grid_session *g) {
   sc__free(g);
 }
 
-SC__OPTS_INIT_FN(sc_grid_options_init, sc_grid_options, SC_GRID_OPTIONS_INIT,
+SC__OPTS_DEFINE(grid_options, SC_GRID_OPTIONS_INIT,
                  sizeof(sc_grid_options))

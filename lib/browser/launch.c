@@ -301,19 +301,22 @@ static int wait_devtools(sc_browser *b, const char *exe, double deadline, char *
 SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "launch: out is NULL");
   *out = NULL;
-  sc_browser *b;
-  int rc = sc__browser_new(&b, opts);
+  sc_browser_options o;
+  int rc = sc__browser_options_read(&o, opts, "sc_browser_launch");
   if (rc) return rc;
+  opts = &o;
+  sc_browser *b;
+  if ((rc = sc__browser_new(&b, opts))) return rc;
   double deadline = sc__now_ms() + b->launch_timeout_ms;
-  const char *exe = opts && opts->executable ? opts->executable : getenv("SC_CHROMIUM");
+  const char *exe = opts->executable ? opts->executable : getenv("SC_CHROMIUM");
   if (!exe || !*exe) exe = "/usr/bin/chromium";
   char **argv = NULL, **envp = NULL, *tmpdir = NULL;
   rc = make_profile_dir(&b->profile_dir);
-  if (rc == 0 && (!(argv = build_argv(exe, b->profile_dir, opts ? opts->extra_args : NULL)) ||
+  if (rc == 0 && (!(argv = build_argv(exe, b->profile_dir, opts->extra_args)) ||
                   !(envp = build_envp(&tmpdir, b->profile_dir))))
     rc = sc__err(SC_ENOMEM, "launch: out of memory");
   int dt[2] = {-1, -1};
-  if (rc == 0) rc = spawn(&b->pid, dt, exe, argv, envp, opts ? opts->show_browser_stderr : 0);
+  if (rc == 0) rc = spawn(&b->pid, dt, exe, argv, envp, opts->show_browser_stderr);
   if (rc == 0) rc = sc__reaper_start(b);
   free_argv(argv);
   sc__free(envp);

@@ -42,14 +42,14 @@ static uint8_t grey(const uint8_t *p) {
 SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff, const sc_image *a,
                             sc_rect ra, const sc_image *b, sc_rect rb,
                             const sc_diff_options *opts) {
-  static const sc_diff_options defopts = SC_DIFF_OPTIONS_INIT;
   if (diff) *diff = NULL;
   if (!ndiff || !a || !b) return sc__err(SC_EINVAL, "diff: NULL argument");
   *ndiff = 0;
-  if (!opts) opts = &defopts;
-  if (opts->version < 1 || opts->version > SC_DIFF_OPTIONS_VERSION || !(opts->threshold >= 0.0) ||
-      opts->threshold > 1.0)
-    return sc__err(SC_EINVAL, "diff: invalid options (threshold must be 0..1)");
+  sc_diff_options dopts;
+  if (sc__diff_options_read(&dopts, opts, "sc_image_diff")) return SC_EINVAL;
+  opts = &dopts;
+  if (!(opts->threshold >= 0.0) || opts->threshold > 1.0)
+    return sc__err(SC_EINVAL, "sc_image_diff: threshold %g, want 0..1", opts->threshold);
   if (!sc__image_rect_inside(a, ra) || !sc__image_rect_inside(b, rb))
     return sc__err(SC_EINVAL, "diff: region %dx%d+%d+%d or %dx%d+%d+%d outside its image",
                    ra.w, ra.h, ra.x, ra.y, rb.w, rb.h, rb.x, rb.y);
@@ -126,5 +126,5 @@ SC_EXTERN int sc_image_diff(size_t *ndiff, sc_rect *bbox, sc_image **diff, const
   return 0;
 }
 
-SC__OPTS_INIT_FN(sc_diff_options_init, sc_diff_options, SC_DIFF_OPTIONS_INIT,
+SC__OPTS_DEFINE(diff_options, SC_DIFF_OPTIONS_INIT,
                  sizeof(sc_diff_options))

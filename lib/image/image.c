@@ -116,5 +116,5 @@ SC_EXTERN size_t sc_image_count_color(const sc_image *img, sc_rect r, uint32_t r
   return n;
 }
 
-SC__OPTS_INIT_FN(sc_png_limits_init, sc_png_limits, SC_PNG_LIMITS_INIT,
+SC__OPTS_DEFINE(png_limits, SC_PNG_LIMITS_INIT,
                  offsetof(sc_png_limits, skip_checksums), sizeof(sc_png_limits))

@@ -5,6 +5,7 @@
 #include <png.h>
 
 #include "stepcheck/image.h"
+#include "core/opts.h"
 
 /* New width x height image with stride width * 4; pixels zeroed only when
  * zero is non-zero (the decoder overwrites every byte). SC_ETOOBIG when the
@@ -28,5 +29,9 @@ void sc__png_free(png_structp png, png_voidp p);
 
 /* The 5x7 label font (font5x7.c): 7 rows of 5 bits for c ("?" when none). */
 const unsigned char *sc__font5x7(char c);
+
+/* Versioned options (core/opts.h). */
+SC__OPTS_DECLARE(png_limits);
+SC__OPTS_DECLARE(diff_options);
 
 #endif

@@ -191,21 +191,14 @@ static int decode(decode_ctx *c, const sc_png_limits *lim) {
 
 SC_EXTERN int sc_image_decode_png(sc_image **out, const void *buf, size_t len,
                                   const sc_png_limits *lim) {
-  static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
   if (!out || (!buf && len)) return sc__err(SC_EINVAL, "png: NULL argument");
   *out = NULL;
-  sc_png_limits l = deflim;
-  if (lim && lim->version == 1) { /* ends before skip_checksums */
-    l.max_width = lim->max_width;
-    l.max_height = lim->max_height;
-    l.max_bytes = lim->max_bytes;
-  } else if (lim) {
-    l = *lim;
-  }
+  sc_png_limits l;
+  if (sc__png_limits_read(&l, lim, "sc_image_decode_png")) return SC_EINVAL;
   lim = &l;
-  if ((l.version != 1 && l.version != SC_PNG_LIMITS_VERSION) || l.max_width <= 0 ||
-      l.max_height <= 0)
-    return sc__err(SC_EINVAL, "png: invalid limits");
+  if (l.max_width <= 0 || l.max_height <= 0)
+    return sc__err(SC_EINVAL, "sc_image_decode_png: limits %dx%d, want > 0", l.max_width,
+                   l.max_height);
   int rc = precheck(buf, len, lim);
   if (rc) return rc;
 
@@ -243,14 +236,15 @@ SC_EXTERN int sc_image_load_png(sc_image **out, const char *path, const sc_png_l
   *out = NULL;
   /* zlib's best ratio is about 1032:1; a file far bigger than its decoded
    * size allowed can only be hostile or junk */
-  static const sc_png_limits deflim = SC_PNG_LIMITS_INIT;
-  size_t maxb = (lim ? lim : &deflim)->max_bytes;
+  sc_png_limits l;
+  if (sc__png_limits_read(&l, lim, "sc_image_load_png")) return SC_EINVAL;
+  size_t maxb = l.max_bytes;
   size_t cap = maxb < SIZE_MAX / 2 ? maxb + ((size_t)1 << 20) : SIZE_MAX;
   char *buf;
   size_t n;
   int rc = sc__file_read_all(path, cap, &buf, &n); /* a FIFO is refused, not waited on */
   if (rc) return rc;
-  rc = sc_image_decode_png(out, (const uint8_t *)buf, n, lim);
+  rc = sc_image_decode_png(out, (const uint8_t *)buf, n, &l);
   sc__free(buf);
   if (rc) {
     char msg[512];

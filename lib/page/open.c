@@ -295,8 +295,6 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
 
 static int check_open_args(sc_browser *b, const char *url, const sc_page_options *opts) {
   if (!b || !url) return sc__err(SC_EINVAL, "sc_page_open: browser and url are required");
-  if (sc__opts_version(opts->version, SC_PAGE_OPTIONS_VERSION, "sc_page_open"))
-    return SC_EINVAL;
   if (opts->viewport_w <= 0 || opts->viewport_h <= 0)
     return sc__err(SC_EINVAL, "sc_page_open: viewport %dx%d", opts->viewport_w,
                    opts->viewport_h);
@@ -316,10 +314,11 @@ static char *canvas_finder(const char *selector) {
 int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
                         const sc_page_options *opts, sc__done_cb cb, void *ud) {
   *out = NULL;
-  sc_page_options def = SC_PAGE_OPTIONS_INIT;
-  if (!opts) opts = &def;
-  int rc = check_open_args(b, url, opts);
+  sc_page_options o;
+  int rc = sc__page_options_read(&o, opts, "sc_page_open");
   if (rc) return rc;
+  opts = &o;
+  if ((rc = check_open_args(b, url, opts))) return rc;
   sc_page *p = sc__calloc(1, sizeof *p);
   sc__opener *op = sc__calloc(1, sizeof *op);
   if (!p || !op || !(op->url = sc__strdup(url)) ||

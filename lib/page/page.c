@@ -126,5 +126,5 @@ SC_EXTERN void sc_page_free(sc_page *p) {
   page_release(p);
 }
 
-SC__OPTS_INIT_FN(sc_page_options_init, sc_page_options, SC_PAGE_OPTIONS_INIT,
+SC__OPTS_DEFINE(page_options, SC_PAGE_OPTIONS_INIT,
                  sizeof(sc_page_options))

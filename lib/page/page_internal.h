@@ -7,6 +7,7 @@
 
 #include "stepcheck/page.h"
 #include "browser/browser.h"
+#include "core/opts.h"
 
 struct sc_page {
   sc_browser *browser;   /* borrowed */
@@ -157,5 +158,8 @@ int sc__key_parse(sc__keyspec *out, const char *spec, char *why, size_t whylen);
 /* The same check without keeping the result (the scenario loader checks
  * keys without a browser). */
 int sc__key_check(const char *spec, char *why, size_t whylen);
+
+/* Versioned options (core/opts.h). */
+SC__OPTS_DECLARE(page_options);
 
 #endif

@@ -22,7 +22,8 @@
 typedef struct load {
   sc_load_result *res;
   const sc_load_options *o;
-  const char *const *urls; /* one per user (options version 2), or NULL */
+  const char *const *urls; /* one per user, or NULL */
+  sc_browser_options bo;   /* the caller's, whole (core/opts.h) */
   sc_loop *loop;
   sc_browser **b;
   size_t nb;
@@ -47,17 +48,7 @@ static int push(void ***arr, size_t *n, void *item) {
  * (the headless shell when installed: a third of chromium's memory). */
 static int open_browsers(load *L, int nusers) {
   const sc_load_options *o = L->o;
-  sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
-  if (o->browser_options) {
-    /* Copy only what the caller's version has (1: up to loop, 2: up to
-     * allow_remote); the rest keeps its default. */
-    unsigned v = o->browser_options->version;
-    memcpy(&bo, o->browser_options,
-           v >= 3   ? sizeof bo
-           : v == 2 ? offsetof(sc_browser_options, allow_remote)
-                    : offsetof(sc_browser_options, loop));
-    bo.version = SC_BROWSER_OPTIONS_VERSION;
-  }
+  sc_browser_options bo = L->bo;
   bo.loop = L->loop;
   size_t want = 0;
   if (o->endpoints) {
@@ -281,10 +272,10 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
                           const sc_load_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "sc_load_run: out is NULL");
   *out = NULL;
-  sc_load_options def = SC_LOAD_OPTIONS_INIT;
-  if (!opts) opts = &def;
+  sc_load_options o;
+  if (sc__load_options_read(&o, opts, "sc_load_run")) return SC_EINVAL;
+  opts = &o;
   if (!s) return sc__err(SC_EINVAL, "sc_load_run: no scenario");
-  if (sc__opts_version(opts->version, SC_LOAD_OPTIONS_VERSION, "sc_load_run")) return SC_EINVAL;
   if (opts->users < 1) return sc__err(SC_EINVAL, "sc_load_run: users %d < 1", opts->users);
   if (opts->ramp > 0 && opts->ramp < opts->users && opts->every_ms <= 0)
     return sc__err(SC_EINVAL, "sc_load_run: ramp %d of %d users needs every_ms > 0", opts->ramp,
@@ -292,7 +283,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   if (opts->warmup_cycles < 0 || opts->users_per_browser < 0 || opts->duration_ms < 0)
     return sc__err(SC_EINVAL, "sc_load_run: negative warmup_cycles, users_per_browser or "
                               "duration_ms");
-  const char *const *urls = opts->version >= 2 ? opts->urls : NULL; /* v1 ends before it */
+  const char *const *urls = opts->urls;
   if (urls) {
     int n = 0;
     while (urls[n]) n++;
@@ -302,6 +293,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   }
   load L;
   memset(&L, 0, sizeof L);
+  if (sc__browser_options_read(&L.bo, opts->browser_options, "sc_load_run")) return SC_EINVAL;
   L.o = opts;
   L.urls = urls;
   L.res = sc__calloc(1, sizeof *L.res);
@@ -364,5 +356,5 @@ SC_EXTERN void sc_load_result_free(sc_load_result *r) {
   sc__free(r);
 }
 
-SC__OPTS_INIT_FN(sc_load_options_init, sc_load_options, SC_LOAD_OPTIONS_INIT,
+SC__OPTS_DEFINE(load_options, SC_LOAD_OPTIONS_INIT,
                  offsetof(sc_load_options, urls), sizeof(sc_load_options))

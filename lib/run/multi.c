@@ -42,10 +42,10 @@ struct sc_multi {
 SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "sc_multi_new: out is NULL");
   *out = NULL;
-  sc_multi_options def = SC_MULTI_OPTIONS_INIT;
-  if (!opts) opts = &def;
+  sc_multi_options o;
+  if (sc__multi_options_read(&o, opts, "sc_multi_new")) return SC_EINVAL;
+  opts = &o;
   if (!s) return sc__err(SC_EINVAL, "sc_multi_new: no scenario");
-  if (sc__opts_version(opts->version, SC_MULTI_OPTIONS_VERSION, "sc_multi_new")) return SC_EINVAL;
   if (opts->cycles < 1 && opts->duration_ms <= 0)
     return sc__err(SC_EINVAL, "sc_multi_new: cycles %d < 1", opts->cycles);
   if (opts->duration_ms < 0)
@@ -310,5 +310,5 @@ SC_EXTERN void sc_multi_free(sc_multi *m) {
   sc__free(m);
 }
 
-SC__OPTS_INIT_FN(sc_multi_options_init, sc_multi_options, SC_MULTI_OPTIONS_INIT,
+SC__OPTS_DEFINE(multi_options, SC_MULTI_OPTIONS_INIT,
                  sizeof(sc_multi_options))

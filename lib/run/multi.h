@@ -3,8 +3,11 @@
 #ifndef SC_RUN_MULTI_H
 #define SC_RUN_MULTI_H
 
+#include "stepcheck/load.h"
 #include "stepcheck/multi.h"
+#include "stepcheck/run.h"
 #include "stepcheck/page.h"
+#include "core/opts.h"
 
 /* Add a user on a page that is already open (borrowed: not closed by the
  * handle); url, when known, is what the page shows (for the reports).
@@ -19,5 +22,10 @@ sc_loop *sc__multi_loop(const sc_multi *m);
 sc_page *sc__multi_page(const sc_multi *m, size_t i);
 /* Users still running. */
 int sc__multi_active(const sc_multi *m);
+
+/* Versioned options (core/opts.h). */
+SC__OPTS_DECLARE(multi_options);
+SC__OPTS_DECLARE(load_options);
+SC__OPTS_DECLARE(run_options);
 
 #endif

@@ -105,14 +105,12 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
                               const sc_run_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "sc_run_scenario: out is NULL");
   *out = NULL;
-  sc_run_options def = SC_RUN_OPTIONS_INIT;
-  if (!opts) opts = &def;
+  sc_run_options o;
+  if (sc__run_options_read(&o, opts, "sc_run_scenario")) return SC_EINVAL;
+  opts = &o;
   if (!s) return sc__err(SC_EINVAL, "sc_run_scenario: no scenario");
-  if (opts->version < 1 || opts->version > SC_RUN_OPTIONS_VERSION)
-    return sc__err(SC_EINVAL, "sc_run_scenario: options version %u, want 1..%u", opts->version,
-                   SC_RUN_OPTIONS_VERSION);
   if (opts->cycles < 1) return sc__err(SC_EINVAL, "sc_run_scenario: cycles %d < 1", opts->cycles);
-  volatile int *cancel = opts->version >= 2 ? opts->cancel : NULL; /* v1 ends before it */
+  volatile int *cancel = opts->cancel;
   progress_fwd fwd = {opts, opts->cycles};
   sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
   mo.cycles = fwd.cycles;
@@ -177,5 +175,5 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   sc__free(r);
 }
 
-SC__OPTS_INIT_FN(sc_run_options_init, sc_run_options, SC_RUN_OPTIONS_INIT,
+SC__OPTS_DEFINE(run_options, SC_RUN_OPTIONS_INIT,
                  offsetof(sc_run_options, cancel), sizeof(sc_run_options))

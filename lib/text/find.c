@@ -154,6 +154,9 @@ SC_EXTERN int sc_text_find(sc_text_match *out, int max, const sc_image *img, sc_
     return sc__err(SC_EINVAL, "text find: NULL argument");
   if (!*text || text[0] == ' ' || text[strlen(text) - 1] == ' ' || strstr(text, "  "))
     return sc__err(SC_EINVAL, "text find: the text must be words split by single spaces");
+  sc_text_options o;
+  if (sc__text_options_read(&o, opts, "sc_text_find")) return SC_EINVAL;
+  opts = &o;
   if (gs->n == 0) return sc__err(SC_EDATA, "text find: the glyph set is empty");
   if (within.w <= 0 || within.h <= 0) within = (sc_rect){0, 0, img->width, img->height};
   if (sc__clip_region(&within, img))

@@ -231,8 +231,9 @@ SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect reg
                            const sc_glyphset *gs, const sc_text_options *opts) {
   if (!out || !img || !gs) return sc__err(SC_EINVAL, "text: NULL argument");
   memset(out, 0, sizeof *out);
-  static const sc_text_options defo = SC_TEXT_OPTIONS_INIT;
-  if (!opts) opts = &defo;
+  sc_text_options o;
+  if (sc__text_options_read(&o, opts, "sc_text_read")) return SC_EINVAL;
+  opts = &o;
   if (gs->n == 0) return sc__err(SC_EDATA, "text: the glyph set is empty");
   if (sc__clip_region(&region, img))
     return sc__err(SC_EINVAL, "text: region %dx%d%+d%+d lies outside the %dx%d image", region.w,
@@ -280,5 +281,5 @@ SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect reg
   return 0;
 }
 
-SC__OPTS_INIT_FN(sc_text_options_init, sc_text_options, SC_TEXT_OPTIONS_INIT,
+SC__OPTS_DEFINE(text_options, SC_TEXT_OPTIONS_INIT,
                  sizeof(sc_text_options))

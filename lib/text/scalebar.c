@@ -221,8 +221,9 @@ SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_re
                                const char *profile, const sc_text_options *opts) {
   if (!out || !img || !profile) return sc__err(SC_EINVAL, "scalebar: NULL argument");
   memset(out, 0, sizeof *out);
-  static const sc_text_options defo = SC_TEXT_OPTIONS_INIT;
-  if (!opts) opts = &defo;
+  sc_text_options o;
+  if (sc__text_options_read(&o, opts, "sc_scalebar_read")) return SC_EINVAL;
+  opts = &o;
   const sc_glyphset *gs = NULL;
   int rc = profile_set(&gs, profile);
   if (rc) return rc;
