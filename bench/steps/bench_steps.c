@@ -344,7 +344,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_steps: %s\n", sc_errmsg());
     return 2;
   }
-  if (pairs >= 0) s->rest_pairs = pairs;
+  if (pairs >= 0) sc_scenario_set_rest(s, pairs ? "pairs" : "paint-log");
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
   bo.extra_args = xargs;
   if (sc_browser_launch(&b, &bo) < 0) {
@@ -359,7 +359,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   printf("# tool=%s browser=%s url=%s scenario=%s cycles=%d fast_capture=%d rest=%s extra_args=",
-         label, sc_browser_product(b), url, scen, cycles, fast, s->rest_pairs ? "pairs" : "paint-log");
+         label, sc_browser_product(b), url, scen, cycles, fast, sc_scenario_rest(s));
   for (int i = 0; i < nxargs; i++) printf("%s%s", i ? "," : "", xargs[i]);
   printf("\n");
   fflush(stdout);
@@ -384,10 +384,11 @@ int main(int argc, char **argv) {
   double browser_cpu = tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
   if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
 
-  for (size_t i = 0; i < s->nsteps; i++) {
+  for (size_t i = 0; i < sc_scenario_nsteps(s); i++) {
     char name[96];
-    snprintf(name, sizeof name, "step:%s", s->steps[i].id);
-    print_case(label, name, &B, s->steps[i].id, NULL);
+    const char *id = sc_step_id(sc_scenario_step(s, i));
+    snprintf(name, sizeof name, "step:%s", id);
+    print_case(label, name, &B, id, NULL);
   }
   size_t verified = 0;
   for (size_t i = 0; i < B.nrows; i++) verified += B.rows[i].passed != 0;

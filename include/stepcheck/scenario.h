@@ -10,16 +10,12 @@
 extern "C" {
 #endif
 
-/** A named rectangle in guest coordinates (inset already applied). */
-typedef struct sc_region {
-  char *name;
-  sc_rect r;
-} sc_region;
-
-typedef struct sc_named_point {
-  char *name;
-  sc_point p;
-} sc_named_point;
+/** The model's parts, read with the accessors below (docs/api.md, "The
+ * scenario model"). A scenario owns its steps and their expectations:
+ * pointers from the accessors live as long as the scenario. */
+typedef struct sc_scenario sc_scenario;
+typedef struct sc_step sc_step;
+typedef struct sc_expect sc_expect;
 
 typedef enum sc_action_kind {
   SC_ACTION_NONE = 0, /**< no gesture: only judge (e.g. a setup wait) */
@@ -28,15 +24,6 @@ typedef enum sc_action_kind {
   SC_ACTION_KEY,
   SC_ACTION_MOVE
 } sc_action_kind;
-
-typedef struct sc_action {
-  sc_action_kind kind;
-  sc_point at;      /**< resolved point (click, wheel, move; key: pointer position) */
-  int has_at;       /**< key: 0 when no pointer position was given */
-  int notches;      /**< wheel: negative = up (zoom in on JOSM), positive = down */
-  char *key;        /**< key: DOM key name, "NumpadAdd", "Control+a" */
-  int repeat;       /**< key: times, >= 1 */
-} sc_action;
 
 typedef enum sc_expect_kind {
   SC_EXPECT_CHANGED = 1, /**< region differs from its pre-gesture capture */
@@ -48,94 +35,7 @@ typedef enum sc_expect_kind {
   SC_EXPECT_TEXT         /**< text in region equals / matches */
 } sc_expect_kind;
 
-typedef struct sc_expect {
-  sc_expect_kind kind;
-  int region;            /**< index into sc_scenario.regions */
-  /* tolerance (changed/unchanged/equals/stable) */
-  double threshold;      /**< per-pixel YIQ threshold 0..1 */
-  long max_pixels;       /**< equals/unchanged/stable: differing pixels allowed */
-  double max_ratio;      /**< equals/unchanged/stable: or as a fraction of the region (0 = unused) */
-  long min_pixels;       /**< changed: at least this many differ; color: at least this many match */
-  /* equals */
-  char *snapshot;        /**< step id whose pre-gesture capture to compare with, or "start" */
-  char *baseline;        /**< PNG path (resolved relative to the scenario file) */
-  /* color */
-  uint32_t rgb;          /**< 0xRRGGBB */
-  int color_tol;         /**< max abs difference per channel */
-  int absent;            /**< color: non-zero = must NOT be present (fewer than min_pixels) */
-  /* scale */
-  double factor;         /**< wanted ratio new/old metres-per-pixel, e.g. 0.125 */
-  double factor_tol;     /**< relative, default 0.02 */
-  char *profile;         /**< scale-bar profile name ("josm") or glyph-set path */
-  /* text */
-  char *text_equals;     /**< exact text, or NULL */
-  char *text_match;      /**< POSIX extended regex, or NULL */
-  char *glyphs;          /**< glyph set name or path */
-} sc_expect;
-
-typedef struct sc_step {
-  char *id;
-  sc_action action;
-  double timeout_ms;     /**< judging deadline after the first input */
-  double settle_ms;      /**< minimum time since the previous gesture before this one */
-  int park;              /**< non-zero: park the pointer before the pre-gesture capture */
-  size_t nexpect;
-  sc_expect *expect;
-  int line;              /**< line in the scenario file, for messages */
-} sc_step;
-
 typedef enum sc_drift_mode { SC_DRIFT_OFF = 0, SC_DRIFT_WARN, SC_DRIFT_FAIL } sc_drift_mode;
-
-typedef struct sc_scenario {
-  char *path;            /**< file it was loaded from (absolute or as given) */
-  char *app;
-  char *url;
-  int viewport_w, viewport_h;
-  int guest_w, guest_h;  /**< expected canvas size; checked to 1 px */
-  /* input profile */
-  double wheel_delta;    /**< |deltaY| per notch, default 100 */
-  double notch_spacing_ms; /**< default 250 */
-  double double_click_ms;  /**< same-point clicks closer than this are spaced out, default 500 */
-  double default_timeout_ms; /**< default 8000 */
-  double default_settle_ms;  /**< default 300 */
-  int has_park;
-  sc_point park;
-  size_t npoints;
-  sc_named_point *points;
-  size_t nregions;
-  sc_region *regions;
-  size_t nsetup;
-  sc_step *setup;        /**< run once before the first cycle */
-  size_t nsteps;
-  sc_step *steps;        /**< one cycle */
-  sc_drift_mode drift;
-  size_t ndrift;
-  int *drift_regions;    /**< indexes into regions; all when ndrift == 0 */
-  double drift_threshold; /**< per-pixel YIQ threshold for drift (default: defaults.threshold) */
-  long drift_max_pixels;  /**< differing pixels per region that are not drift (default: defaults.max_pixels) */
-  /** The readiness gate: the first cycle's "start" snapshot is taken only
-   * once the screen has not changed for this long (ms, default 1000; 0 =
-   * two identical captures in a row are enough), so a half-painted screen
-   * never becomes the reference. */
-  double ready_quiet_ms;
-  /** Points and regions found on the screen instead of given ("Locators"
-   * in docs/scenario.md); NULL when the scenario has none. Opaque: their
-   * entries in points and regions hold 0 until a run finds them for its
-   * user (each user's run uses its own resolved copy and reports where
-   * each was found in sc_run_result.located). */
-  struct sc_locators *locators;
-  /* 0.3.0: how rest is proven (docs/design.md, "Paint log") */
-  int rest_pairs;         /**< "rest": "pairs": prove rest by two identical captures in a
-                               row only; 0 ("paint-log", the default): by the page's own
-                               log of its paints, falling back to pairs where the log is
-                               blind */
-  double rest_quiet_ms;   /**< paint log: at rest = no paint touching the step's regions
-                               for this long after the last one (default 150) */
-  double response_ms;     /**< a step none of whose expectations needs a change
-                               (unchanged, equals, stable, absent colours) is verified
-                               only after this long without a paint touching its
-                               regions (default 1000; both rules) */
-} sc_scenario;
 
 /**
  * Load and validate a scenario file.
@@ -166,6 +66,75 @@ SC_EXTERN void sc_scenario_free(sc_scenario *s);
 
 /** Index of a region by name, or -1. */
 SC_EXTERN int sc_scenario_region(const sc_scenario *s, const char *name);
+
+/* Reading the model. Strings and steps are borrowed from the scenario;
+ * NULL s (or an index out of range) reads as NULL, 0 or -1. */
+
+/** The file it was loaded from (as given), or "<string>"/the parse name. */
+SC_EXTERN const char *sc_scenario_path(const sc_scenario *s);
+SC_EXTERN const char *sc_scenario_app(const sc_scenario *s);
+SC_EXTERN const char *sc_scenario_url(const sc_scenario *s);
+/** The guest canvas's expected size (checked to 1 px) and the viewport. */
+SC_EXTERN void sc_scenario_guest_size(const sc_scenario *s, int *w, int *h);
+SC_EXTERN void sc_scenario_viewport(const sc_scenario *s, int *w, int *h);
+
+/** Regions: names and rectangles in guest coordinates, inset applied. A
+ *  located region reads {0, 0, 0, 0} until a run finds it (its run
+ *  result's `located` says where). */
+SC_EXTERN size_t sc_scenario_nregions(const sc_scenario *s);
+SC_EXTERN const char *sc_scenario_region_name(const sc_scenario *s, size_t i);
+SC_EXTERN sc_rect sc_scenario_region_rect(const sc_scenario *s, size_t i);
+/** Named points, likewise. */
+SC_EXTERN size_t sc_scenario_npoints(const sc_scenario *s);
+SC_EXTERN const char *sc_scenario_point_name(const sc_scenario *s, size_t i);
+SC_EXTERN sc_point sc_scenario_point(const sc_scenario *s, size_t i);
+
+/** The steps of one cycle, and the setup steps run once before it. */
+SC_EXTERN size_t sc_scenario_nsteps(const sc_scenario *s);
+SC_EXTERN const sc_step *sc_scenario_step(const sc_scenario *s, size_t i);
+SC_EXTERN size_t sc_scenario_nsetup(const sc_scenario *s);
+SC_EXTERN const sc_step *sc_scenario_setup_step(const sc_scenario *s, size_t i);
+
+/** How rest is proven: "paint-log" (the default) or "pairs". */
+SC_EXTERN const char *sc_scenario_rest(const sc_scenario *s);
+/** Override the scenario's "rest" ("paint-log" or "pairs"; SC_EINVAL
+ *  otherwise), e.g. from a command line. */
+SC_EXTERN int sc_scenario_set_rest(sc_scenario *s, const char *rule);
+/** The CSS selector of the guest canvas ("canvas"), or NULL: the page's
+ *  largest visible canvas. */
+SC_EXTERN const char *sc_scenario_canvas(const sc_scenario *s);
+/** Override it (NULL: the largest visible canvas). Copied. SC_EINVAL for
+ *  an empty selector, SC_ENOMEM. */
+SC_EXTERN int sc_scenario_set_canvas(sc_scenario *s, const char *selector);
+
+/** A step: its id, gesture and expectations. */
+SC_EXTERN const char *sc_step_id(const sc_step *st);
+SC_EXTERN sc_action_kind sc_step_action(const sc_step *st);
+/** Where the gesture acts (click, wheel, move; a key's pointer position):
+ *  1 with *at set, or 0 when it has no point (a key without one, none). */
+SC_EXTERN int sc_step_point(const sc_step *st, sc_point *at);
+/** Wheel notches (negative = up); 0 for other gestures. */
+SC_EXTERN int sc_step_notches(const sc_step *st);
+/** Key name ("NumpadAdd", "Control+a") and repeat count; NULL / 0 for
+ *  other gestures. */
+SC_EXTERN const char *sc_step_key(const sc_step *st, int *repeat);
+/** Judging deadline after the first input (ms). */
+SC_EXTERN double sc_step_timeout_ms(const sc_step *st);
+/** Line in the scenario file (0 when built). */
+SC_EXTERN int sc_step_line(const sc_step *st);
+SC_EXTERN size_t sc_step_nexpect(const sc_step *st);
+SC_EXTERN const sc_expect *sc_step_expect(const sc_step *st, size_t i);
+
+/** An expectation: its kind, its region (an index for
+ *  sc_scenario_region_name), and the whole of it as scenario JSON — the one
+ *  representation that stays readable whatever kinds and fields later
+ *  releases add. */
+SC_EXTERN sc_expect_kind sc_expect_kind_of(const sc_expect *e);
+SC_EXTERN int sc_expect_region(const sc_expect *e);
+/** The expectation as the JSON object a scenario file would hold
+ *  ({"changed": "map", "min_pixels": 50}), a new string for sc_free, or
+ *  NULL (no memory or NULL e). Region names need the scenario. */
+SC_EXTERN char *sc_expect_json(const sc_scenario *s, const sc_expect *e);
 
 /* URL schemes a run may open (docs/security.md, "URL schemes"). */
 #define SC_URL_HTTP 0x1u  /**< http:// */

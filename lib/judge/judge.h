@@ -10,6 +10,7 @@
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/text.h"
+#include "scenario/model.h"
 
 /* A capture of guest rectangle clip; pixel (0,0) is guest (clip.x, clip.y).
  * Its pixels are decoded (img), packed (pk: held between uses, a fraction

@@ -6,6 +6,7 @@
 #include "stepcheck/image.h"
 #include "stepcheck/run.h"
 #include "stepcheck/scenario.h"
+#include "scenario/model.h"
 
 /* Resolve every locator of s on guest (a capture of the whole guest, the
  * guest's size). *out is a copy of s with its own points, regions and step

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "stepcheck/report.h"
+#include "scenario/model.h"
 
 /* Timing statistics of verified_ms over the PASSED results of one step id
  * (or of all results when step_id is NULL) in every one of nruns runs (one

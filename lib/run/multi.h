@@ -8,6 +8,7 @@
 #include "stepcheck/run.h"
 #include "stepcheck/page.h"
 #include "core/opts.h"
+#include "scenario/model.h"
 
 /* Add a user on a page that is already open (borrowed: not closed by the
  * handle); url, when known, is what the page shows (for the reports).

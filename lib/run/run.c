@@ -83,6 +83,7 @@ SC_EXTERN void sc_run_page_options(sc_page_options *out, const sc_scenario *s) {
   po.guest_h = s->guest_h;
   po.wheel_delta = s->wheel_delta;
   po.notch_spacing_ms = s->notch_spacing_ms;
+  po.canvas_selector = s->canvas; /* borrowed: lives as long as s */
   *out = po;
 }
 

@@ -13,6 +13,7 @@
 #include "page/paintlog.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
+#include "scenario/model.h"
 
 /* Completion of an input or of a capture (raw bytes borrowed for the call). */
 typedef void (*sc__io_done)(int status, const char *errmsg, void *ud);

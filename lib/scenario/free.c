@@ -32,6 +32,7 @@ SC_EXTERN void sc_scenario_free(sc_scenario *s) {
   sc__free(s->drift_regions);
   sc__locators_free(s->locators);
   sc__free(s->path);
+  sc__free(s->canvas);
   sc__free(s->app);
   sc__free(s->url);
   sc__free(s);

@@ -10,6 +10,7 @@
 #include "stepcheck/image.h"
 #include "stepcheck/scenario.h"
 #include "stepcheck/text.h"
+#include "scenario/model.h"
 
 typedef enum sc__loc_kind {
   SC__LOC_TEMPLATE = 1, /* a PNG cut from a capture, matched with a tolerance */

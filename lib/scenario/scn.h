@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "scenario/jsonpos.h"
 #include "stepcheck/scenario.h"
+#include "scenario/model.h"
 
 typedef struct sc__problem {
   sc__jpos at;

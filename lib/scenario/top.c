@@ -9,7 +9,7 @@ static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest",
                                        "defaults", "points", "regions", "park",  "setup",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
                                        "drift_max_pixels", "ready_quiet_ms", "rest",
-                                       "rest_quiet_ms", "response_ms", NULL};
+                                       "rest_quiet_ms", "response_ms", "canvas", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -202,6 +202,12 @@ static void rest(sc__scn *c, json_t *root) {
   sc__scn_number(c, root, "response_ms", 0, SC__R_MS, &s->response_ms);
 }
 
+/* Which canvas is the guest: a CSS selector (a non-empty string), else the
+ * largest visible one. */
+static void canvas(sc__scn *c, json_t *root) {
+  sc__scn_strdup(c, root, "canvas", 0, &c->s->canvas);
+}
+
 static void drift(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   json_t *v = json_object_get(root, "drift");
@@ -271,4 +277,5 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   drift(c, root);
   sc__scn_number(c, root, "ready_quiet_ms", 0, SC__R_MS, &s->ready_quiet_ms);
   rest(c, root);
+  canvas(c, root);
 }

@@ -458,7 +458,9 @@ static sc_scenario *without_guest(const char *park) {
   if (sc_scenario_parse(&s, text, sc_test_fixture("mapapp/locators.json")) < 0)
     fail_msg("%s", sc_errmsg());
   free(text);
-  assert_int_equal(s->guest_w, 0);
+  int gw = -1;
+  sc_scenario_guest_size(s, &gw, NULL);
+  assert_int_equal(gw, 0);
   return s;
 }
 

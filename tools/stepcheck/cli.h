@@ -45,6 +45,7 @@ typedef struct cli_run_args {
   const char *grid;
   int cycles, users, ramp, users_per_browser, warmup, quiet, load, allow_remote;
   int rest; /* --rest: 0 the scenario's, 1 paint-log, 2 pairs */
+  const char *canvas; /* --canvas: the guest canvas's CSS selector */
   unsigned allow_schemes; /* URL schemes --url may use (SC_URL_*) */
   double every_ms, duration_ms;
 } cli_run_args;

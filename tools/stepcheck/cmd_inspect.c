@@ -12,13 +12,16 @@ static void print_line(const char *text, void *ud) {
 }
 
 int cmd_inspect(int argc, char **argv) {
-  const char *path = NULL, *url = NULL, *outp = NULL, *v;
+  const char *path = NULL, *url = NULL, *outp = NULL, *canvas = NULL, *v;
   unsigned allow = SC_URL_DEFAULT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--url")) {
       if (!(v = cli_value(argc, argv, &i))) return EXIT_USAGE;
       url = v;
+    } else if (!strcmp(a, "--canvas")) {
+      if (!(v = cli_value(argc, argv, &i))) return EXIT_USAGE;
+      canvas = v;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       if (!(v = cli_value(argc, argv, &i))) return EXIT_USAGE;
       outp = v;
@@ -39,6 +42,10 @@ int cmd_inspect(int argc, char **argv) {
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
   if (rc < 0) return cli_input_err(rc, "inspect");
+  if (canvas && sc_scenario_set_canvas(s, canvas) < 0) {
+    sc_scenario_free(s);
+    return cli_err(EXIT_USAGE, "inspect: %s", sc_errmsg());
+  }
   sc_page_options po;
   sc_run_page_options(&po, s);
   sc_browser *b = NULL;
@@ -47,7 +54,7 @@ int cmd_inspect(int argc, char **argv) {
   int code = EXIT_OK;
   if ((rc = sc_browser_launch(&b, NULL)) < 0) {
     code = cli_browser_err(rc, "launch");
-  } else if ((rc = sc_page_open(&p, b, url ? url : s->url, &po)) < 0) {
+  } else if ((rc = sc_page_open(&p, b, url ? url : sc_scenario_url(s), &po)) < 0) {
     code = cli_browser_err(rc, "open");
   } else if ((rc = sc_inspect(&img, p, s, print_line, NULL)) < 0) {
     code = cli_browser_err(rc, "inspect");

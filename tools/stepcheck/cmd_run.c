@@ -137,6 +137,7 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
     a->rest = strcmp(v, "pairs") ? 1 : 2;
     return 1;
   }
+  if (!strcmp(o, "--canvas")) { VALUE(); a->canvas = v; return 1; }
   if (!strcmp(o, "--report-json")) { VALUE(); a->json = v; return 1; }
   if (!strcmp(o, "--junit")) { VALUE(); a->junit = v; return 1; }
   if (!strcmp(o, "--jtl")) { VALUE(); a->jtl = v; return 1; }
@@ -208,7 +209,11 @@ int cmd_run(int argc, char **argv) {
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, a.path);
   if (rc < 0) return cli_input_err(rc, "scenario");
-  if (a.rest) s->rest_pairs = a.rest == 2;
+  if ((a.rest && sc_scenario_set_rest(s, a.rest == 2 ? "pairs" : "paint-log") < 0) ||
+      (a.canvas && sc_scenario_set_canvas(s, a.canvas) < 0)) {
+    sc_scenario_free(s);
+    return cli_err(EXIT_USAGE, "run: %s", sc_errmsg());
+  }
   int code = a.load ? cli_run_load(&a, s) : run_one(&a, s);
   sc_scenario_free(s);
   return code;

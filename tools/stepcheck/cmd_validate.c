@@ -20,7 +20,8 @@ int cmd_validate(int argc, char **argv) {
   int rc = sc_scenario_load(&s, argv[1]);
   if (rc < 0) return cli_input_err(rc, argv[1]);
   printf("%s: ok (%s: %zu points, %zu regions, %zu setup steps, %zu steps per cycle)\n",
-         argv[1], s->app, s->npoints, s->nregions, s->nsetup, s->nsteps);
+         argv[1], sc_scenario_app(s), sc_scenario_npoints(s), sc_scenario_nregions(s),
+         sc_scenario_nsetup(s), sc_scenario_nsteps(s));
   sc_scenario_free(s);
   return EXIT_OK;
 }

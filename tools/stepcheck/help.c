@@ -38,6 +38,8 @@ static const help_page k_pages[] = {
      "  --rest paint-log|pairs how the screen is proven at rest (default: the\n"
      "                         scenario's \"rest\", else paint-log: the page's own\n"
      "                         log of its paints; pairs: two identical screenshots)\n"
+     "  --canvas SELECTOR      the guest canvas's CSS selector (default: the\n"
+     "                         scenario's \"canvas\", else the largest visible one)\n"
      "  --quiet, -q            no per-step lines\n"
      "\n"
      "many users from this process:\n"
@@ -79,7 +81,7 @@ static const help_page k_pages[] = {
      "  --timeout MS           page load and canvas wait, and the wait for\n"
      "                         --settle after it (default 30000)\n"},
     {"inspect",
-     "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png\n"
+     "usage: stepcheck inspect SCENARIO [--url URL] [--canvas SELECTOR] -o OUT.png\n"
      "\n"
      "Open the scenario's page, wait until the guest is at rest, capture it and\n"
      "draw every region (outline and name), point (cross and name) and the park\n"
@@ -90,6 +92,7 @@ static const help_page k_pages[] = {
      "\n"
      "  --url URL              open URL instead of the scenario's url\n"
      "  --allow-url-scheme S   also open file: or data: URLs (default: http, https)\n"
+     "  --canvas SELECTOR      the guest canvas (default: the scenario's \"canvas\")\n"
      "  -o, --output FILE      where the PNG goes\n"},
     {"glyphs",
      "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h [options] -o SET\n"

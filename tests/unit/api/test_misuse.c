@@ -169,6 +169,28 @@ static int c_scn_misc(void) {
   sc_scenario_free(NULL);
   return sc_scenario_region(NULL, "r") != -1;
 }
+/* The model's accessors: NULL reads as nothing, never a crash. */
+static int c_scn_accessors(void) {
+  int w = 1, h = 1;
+  sc_point at = {1, 1};
+  sc_scenario_guest_size(NULL, &w, &h);
+  sc_scenario_viewport(NULL, NULL, NULL);
+  sc_rect r = sc_scenario_region_rect(NULL, 0);
+  sc_point p = sc_scenario_point(NULL, 0);
+  int rep = 1;
+  return sc_scenario_path(NULL) || sc_scenario_app(NULL) || sc_scenario_url(NULL) || w || h ||
+         sc_scenario_nregions(NULL) || sc_scenario_region_name(NULL, 0) || r.w ||
+         sc_scenario_npoints(NULL) || sc_scenario_point_name(NULL, 0) || p.x != 0 ||
+         sc_scenario_nsteps(NULL) || sc_scenario_step(NULL, 0) || sc_scenario_nsetup(NULL) ||
+         sc_scenario_setup_step(NULL, 0) || sc_scenario_rest(NULL) ||
+         sc_scenario_canvas(NULL) || sc_step_id(NULL) || sc_step_action(NULL) ||
+         sc_step_point(NULL, &at) || sc_step_notches(NULL) || sc_step_key(NULL, &rep) || rep ||
+         sc_step_timeout_ms(NULL) != 0 || sc_step_line(NULL) || sc_step_nexpect(NULL) ||
+         sc_step_expect(NULL, 0) || sc_expect_kind_of(NULL) || sc_expect_region(NULL) != -1 ||
+         sc_expect_json(NULL, NULL);
+}
+static int c_scn_set_rest(void) { return sc_scenario_set_rest(NULL, "pairs"); }
+static int c_scn_set_canvas(void) { return sc_scenario_set_canvas(NULL, "#c"); }
 
 /* image */
 static int c_img_new(void) { return sc_image_new(NULL, 4, 4); }
@@ -292,7 +314,8 @@ static const mcase k_cases[] = {
     E(c_multi_perform), E(c_multi_cancel), N(c_multi_accessors), E(c_run_out),
     E(c_run_scenario), E(c_run_cycles), N(c_run_free), E(c_load_out), E(c_load_scenario),
     E(c_scn_parse_out), E(c_scn_parse_json), E(c_scn_load_out), E(c_scn_load_path),
-    E(c_scn_validate), N(c_scn_misc),
+    E(c_scn_validate), N(c_scn_misc), N(c_scn_accessors), E(c_scn_set_rest),
+    E(c_scn_set_canvas),
     E(c_img_new), E(c_img_new_size), E(c_img_decode), E(c_img_decode_buf), E(c_img_load),
     E(c_img_load_path), E(c_img_encode), E(c_img_save), E(c_img_save_path), E(c_img_crop),
     E(c_img_crop_src), E(c_img_crop_outside), E(c_img_diff),

@@ -28,6 +28,7 @@
 #include "run/quality.h"
 #include "stepcheck.h"
 #include "stepcheck/report.h"
+#include "scenario/model.h"
 
 #define T0 1700000000000.0
 #define MAXR 16

@@ -17,6 +17,7 @@
 #include "core/core.h"
 #include "stepcheck.h"
 #include "stepcheck/report.h"
+#include "scenario/model.h"
 
 static const char *k_fail_reason =
     "scale x0.2500 (want x0.1250), bar \"100 m\" <unreadable> & stale";

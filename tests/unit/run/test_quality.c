@@ -20,6 +20,7 @@
 #include "core/core.h"
 #include "run/quality.h"
 #include "stepcheck.h"
+#include "scenario/model.h"
 
 #define T0 1700000000000.0
 #define MAXR 64

@@ -5,6 +5,7 @@
 
 #include "stepcheck.h"
 #include "testutil.h"
+#include "scenario/model.h"
 
 static const char k_url[] = "http://127.0.0.1:8080/app?x=\"q\"&y=\\z";
 

@@ -19,7 +19,7 @@ static void loads(const char *rel) {
   sc_scenario *s;
   int rc = sc_scenario_load(&s, path);
   if (rc) fail_msg("%s", sc_errmsg());
-  assert_true(s->nsteps > 0);
+  assert_true(sc_scenario_nsteps(s) > 0);
   sc_scenario_free(s);
 }
 

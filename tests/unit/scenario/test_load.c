@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stepcheck.h"
+#include "scenario/model.h"
 
 #define assert_double(a, b) assert_true((a) - (b) < 1e-9 && (b) - (a) < 1e-9)
 
