@@ -34,13 +34,13 @@ extern "C" {
 #endif
 
 #define SC_VERSION_MAJOR 0
-#define SC_VERSION_MINOR 1
+#define SC_VERSION_MINOR 3
 #define SC_VERSION_PATCH 0
-#define SC_VERSION_STRING "0.1.0"
+#define SC_VERSION_STRING "0.3.0"
 /** Version as one number: 0xMMmmpp. */
 #define SC_VERSION_HEX ((SC_VERSION_MAJOR << 16) | (SC_VERSION_MINOR << 8) | SC_VERSION_PATCH)
 
-/** Library version at run time, e.g. "0.1.0". Static string. */
+/** Library version at run time, e.g. "0.3.0". Static string. */
 SC_EXTERN const char *sc_version(void);
 
 /* Error codes. The table only ever grows; codes are never renumbered.

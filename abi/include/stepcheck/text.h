@@ -1,0 +1,226 @@
+/* stepcheck — deterministic glyph OCR for pixel fonts and the JOSM scale-bar reader.
+ * SPDX-License-Identifier: MIT */
+#ifndef STEPCHECK_TEXT_H
+#define STEPCHECK_TEXT_H
+
+#include "common.h"
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * A glyph set: the binary masks of one font at one size, plus the colour
+ * treatment that turns pixels into ink (a pixel is ink when every RGB channel
+ * is within `tol` of the ink colour). Opaque; see docs/text.md for the file
+ * format. Glyphs are named by a short string: usually one character, or a
+ * ligature ("ft") when the font draws two characters touching.
+ */
+typedef struct sc_glyphset sc_glyphset;
+
+/** Longest glyph name (bytes, without NUL): "ft" is a 2-byte name. */
+#define SC_GLYPH_NAME_MAX 7
+/** Most glyphs one read returns; longer lines are SC_EUNREADABLE. */
+#define SC_TEXT_MAX_GLYPHS 64
+/** Size of the text buffer in results (longest text + NUL). */
+#define SC_TEXT_MAX_CHARS 160
+/** Tallest glyph (pixels above the baseline) a glyph set may hold. */
+#define SC_GLYPH_MAX_ASCENT 48
+/** Deepest descender (pixels below the baseline) a glyph set may hold. */
+#define SC_GLYPH_MAX_DESCENT 8
+
+/**
+ * New empty glyph set.
+ * @param out     receives the set (caller frees with sc_glyphset_free).
+ * @param ink_rgb ink colour as 0xRRGGBB (0xFFFFFF for JOSM's scale bar).
+ * @param tol     per-channel tolerance 0..255 (the JOSM set uses 48).
+ * @return 0, SC_EINVAL for a bad tolerance, SC_ENOMEM.
+ */
+SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol);
+
+/**
+ * Load a glyph set.
+ * @param name_or_path a builtin name ("josm", the JOSM scale-bar font,
+ *        same content as data/glyphs/josm-scalebar.glyphs) or a file path
+ *        (anything containing '/' or ending in ".glyphs").
+ * @return 0; SC_ENOTFOUND for an unknown builtin; SC_EIO when the file
+ *         cannot be read; SC_EFORMAT with line number in sc_errmsg().
+ */
+SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name_or_path);
+
+/**
+ * Parse a glyph set held in memory (the file format of docs/text.md).
+ * @param buf borrowed; need not be NUL-terminated.
+ */
+SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len);
+
+/**
+ * Write a glyph set in the text format (to path.tmp, then renamed).
+ * Glyphs are written sorted by name, so equal sets give equal files.
+ */
+SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path);
+
+/** Free a glyph set; NULL is fine. */
+SC_EXTERN void sc_glyphset_free(sc_glyphset *gs);
+
+/**
+ * Whether gs can write text: every word (spaces split words) is a sequence
+ * of the set's glyph names ("1640.4 ft" with a ligature "ft" is fine).
+ * @param missing optional, room for SC_GLYPH_NAME_MAX + 2 bytes: on
+ *                SC_ENOTFOUND, the first character no glyph starts with
+ *                where one is needed.
+ * @return 0; SC_ENOTFOUND when some word cannot be written; SC_EINVAL.
+ */
+SC_EXTERN int sc_glyphset_spell(const sc_glyphset *gs, const char *text, char *missing);
+
+/** Number of glyphs in the set. */
+SC_EXTERN size_t sc_glyphset_count(const sc_glyphset *gs);
+
+/**
+ * Learn glyphs from one line of text in region of img.
+ * The region's ink is cut into segments of connected ink columns; each
+ * segment becomes the glyph of the matching character of text. Spaces in
+ * text mark word gaps (they also teach the set how wide a word gap is).
+ * Characters the font draws touching are grouped in brackets: "1640.4 [ft]"
+ * learns "ft" as one glyph. Brackets themselves cannot be learned.
+ * A glyph already in the set must match the new sample pixel for pixel.
+ * @param img, region borrowed; region is clipped to the image.
+ * @return 0; SC_ENOTEXT when the region has no ink; SC_EDATA when the
+ *         number of segments differs from the number of glyphs in text
+ *         (sc_errmsg() gives both counts and the segment boxes) or a
+ *         glyph differs from the one already learned; SC_EINVAL for bad
+ *         text or arguments.
+ */
+SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img,
+                                sc_rect region, const char *text);
+
+/** How reads judge what they see. */
+typedef struct sc_text_options {
+  unsigned version;
+  /** Lowest per-glyph confidence accepted (0..1); default 0.6. */
+  double min_confidence;
+  /** Ink pixels inside the text that no glyph explains (lines crossing,
+   *  dirt) accepted before the read is SC_EUNREADABLE; default 3. */
+  int max_stray_px;
+} sc_text_options;
+#define SC_TEXT_OPTIONS_VERSION 1
+#define SC_TEXT_OPTIONS_INIT {SC_TEXT_OPTIONS_VERSION, 0.6, 3}
+/**
+ * Fill *opts with the defaults of sc_text_options for a caller built against
+ * `version` (1 .. the library's): the same as the INIT macro, for bindings.
+ * SC_EINVAL for a NULL opts or an unknown version.
+ */
+SC_EXTERN int sc_text_options_init(sc_text_options *opts, unsigned version);
+
+/** One recognised glyph. */
+typedef struct sc_text_glyph {
+  char name[SC_GLYPH_NAME_MAX + 1]; /**< what it reads as: "7", "ft" */
+  sc_rect box;       /**< glyph cell in image coordinates */
+  int mismatch_px;   /**< pixels that differ from the template */
+  double confidence; /**< 0..1, see docs/text.md */
+} sc_text_glyph;
+
+/** Result of a text read. No heap memory: nothing to free. */
+typedef struct sc_text_result {
+  char text[SC_TEXT_MAX_CHARS]; /**< NUL-terminated, words split by one space */
+  size_t nglyphs;
+  sc_text_glyph glyphs[SC_TEXT_MAX_GLYPHS];
+  sc_rect box;        /**< bounding box of all glyphs, image coordinates */
+  double confidence;  /**< lowest glyph confidence */
+  int stray_px;       /**< ink pixels not explained by any glyph */
+} sc_text_result;
+
+/**
+ * Read one line of text in region of img.
+ * @param out     filled on success; on SC_EUNREADABLE it holds the best guess
+ *                (for diagnostics only: never act on it).
+ * @param opts    NULL for SC_TEXT_OPTIONS_INIT.
+ * @return 0; SC_ENOTEXT when the region holds no ink pixel at all;
+ *         SC_EUNREADABLE when ink is there but some glyph is below
+ *         min_confidence, too much ink is unexplained, or the ink is taller
+ *         than a line (sc_errmsg() says which); SC_EDATA for a glyph set
+ *         without glyphs; SC_EINVAL.
+ */
+SC_EXTERN int sc_text_read(sc_text_result *out, const sc_image *img, sc_rect region,
+                           const sc_glyphset *gs, const sc_text_options *opts);
+
+/** Where sc_text_find read the text. */
+typedef struct sc_text_match {
+  sc_rect box;       /**< the matched words' glyphs, image coordinates */
+  double confidence; /**< lowest glyph confidence among them */
+} sc_text_match;
+
+/**
+ * Find where `text` is written inside `within` of img: the ink of the
+ * region (the glyph set's colour) is cut into connected pieces, pieces no
+ * larger than the set's largest glyph are gathered into lines (ink that
+ * is bigger, such as lines and frames, is left out), each line is read
+ * with sc_text_read, and a place counts where the line reads `text` as
+ * whole words ("93" is not found inside "193" or "93a"). Lines that do not
+ * read (unknown glyphs, stray ink) are skipped and counted.
+ * @param out        the places, top to bottom, then left to right; room
+ *                   for max (0 with out NULL: only count).
+ * @param within     w or h <= 0 for the whole image; clipped to it.
+ * @param text       words split by single spaces, as sc_text_read writes.
+ * @param opts       NULL for SC_TEXT_OPTIONS_INIT (per line read).
+ * @param unreadable optional: lines of ink that did not read.
+ * @return the number of places (which may exceed max); SC_EINVAL for bad
+ *         arguments or text; SC_EDATA for an empty glyph set; SC_ENOMEM.
+ */
+SC_EXTERN int sc_text_find(sc_text_match *out, int max, const sc_image *img, sc_rect within,
+                           const sc_glyphset *gs, const char *text, const sc_text_options *opts,
+                           int *unreadable);
+
+/** A scale-bar reading. */
+typedef struct sc_scale_reading {
+  char text[32];        /**< label as drawn: "100.0 m", "< 0.01 kbl" */
+  double value;         /**< 100.0 */
+  char unit[8];         /**< "m", "km", "ft", "mi", "kbl", "NM" */
+  int less_than;        /**< label was "< x": metres is an upper bound only */
+  double metres;        /**< value converted to metres */
+  int bar_px;           /**< tick-to-tick distance in whole pixels as drawn */
+  /** Best estimate of the exact bar length: JOSM truncates the right tick's
+   *  x, so the true length lies in [bar_px, bar_px + 1): bar_px + 0.5. */
+  double length_px;
+  double metres_per_px; /**< metres / length_px */
+  /** Relative error bound of metres_per_px from the +-0.5 px tick
+   *  uncertainty: 0.5 / (length_px - 0.5), i.e. 0.5 / bar_px. */
+  double rel_err;
+  sc_rect bar;          /**< left tick to right tick, tick height, image coords */
+  sc_rect text_box;     /**< the label's glyphs, image coords */
+  double confidence;    /**< lowest glyph confidence of the label */
+} sc_scale_reading;
+
+/**
+ * Read a map scale bar.
+ * @param region  where to look (the bar, its "0" and its label must lie
+ *                inside; other map content around them is fine).
+ * @param profile "josm": JOSM's MapScaler (white ticks and label, builtin
+ *                "josm" glyph set; metric, imperial and nautical units).
+ * @param opts    NULL for SC_TEXT_OPTIONS_INIT.
+ * @return 0; SC_ENOTEXT when the region holds no ink; SC_EUNREADABLE when
+ *         no bar with end ticks is found, or the label is unreadable, or
+ *         it does not parse, or it is not where JOSM draws it (sc_errmsg()
+ *         says which); SC_ENOTFOUND for an unknown profile; SC_EINVAL.
+ */
+SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_rect region,
+                               const char *profile, const sc_text_options *opts);
+
+/**
+ * Zoom factor between two readings: after.metres_per_px / before.metres_per_px
+ * (x0.125 for three JOSM zoom-in steps).
+ * @param factor  out.
+ * @param rel_err out (optional): relative bound on factor from both readings'
+ *                bounds: (e1 + e2) / (1 - e1). The true factor f satisfies
+ *                |f / factor - 1| <= rel_err.
+ * @return 0; SC_EDATA when a reading is a "< x" bound or not positive;
+ *         SC_EINVAL for NULL arguments.
+ */
+SC_EXTERN int sc_scale_ratio(double *factor, double *rel_err, const sc_scale_reading *before,
+                             const sc_scale_reading *after);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
