@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 #include "bench_util.h"
 #include "stepcheck.h"
 

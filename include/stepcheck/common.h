@@ -43,6 +43,7 @@ extern "C" {
 /** Library version at run time, e.g. "0.3.0". Static string. */
 SC_EXTERN const char *sc_version(void);
 
+
 /* Error codes. The table only ever grows; codes are never renumbered.
  * XX(name, code, message) */
 #define SC_ERRNO_MAP(XX)                                                     \

@@ -7,26 +7,14 @@
 #include "common.h"
 #include "browser.h"
 #include "run.h"
+#include "loop.h"
 #include "scenario.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- loop */
-
-/**
- * One event loop: one libwebsockets context for every browser connection
- * made on it, plus the timers of every user driven on it. Browsers that a
- * multi handle drives together must share one loop
- * (sc_browser_options.loop). Not thread-safe: use a loop from one thread.
- */
-typedef struct sc_loop sc_loop; /* also named in browser.h */
-
-/** New loop in *out (the caller's, sc_loop_free). Returns 0 or SC_ENOMEM. */
-SC_EXTERN int sc_loop_new(sc_loop **out);
-/** Free a loop; every browser made on it must be freed first. NULL is fine. */
-SC_EXTERN void sc_loop_free(sc_loop *l);
+/* sc_loop, sc_loop_new, sc_loop_free: loop.h. */
 
 /* --------------------------------------------------------------- multi */
 

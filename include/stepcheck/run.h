@@ -56,19 +56,6 @@ typedef struct sc_step_result {
                                input and the verdict (0 with "pairs") */
 } sc_step_result;
 
-/** Where a locator found its point or region for one user (docs/scenario.md,
- *  "Locators"). By pointer only, like every result (docs/api.md). */
-typedef struct sc_located {
-  const char *name;       /**< the point's or region's name; borrowed from the scenario */
-  int is_region;
-  sc_point p;             /**< a point: where it is */
-  sc_rect r;              /**< a region: where it is; a point: the template match or
-                               the anchor it was placed from (w = h = 0 when none) */
-  double score;           /**< template: fraction of its pixels that matched; 1 otherwise */
-  int cycle;              /**< 0 when found as the page opened, else the cycle it was
-                               found again for ("relocate") */
-} sc_located;
-
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */
 typedef struct sc_drift {
   int cycle;

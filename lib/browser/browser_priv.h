@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include "browser.h"
+#include "handle.h"
 
 struct sc_browser {
   sc__client *client;

@@ -5,7 +5,7 @@
 #define SC_CDP_CLIENT_H
 
 #include "cdp.h"
-#include "stepcheck/multi.h"
+#include "stepcheck/loop.h"
 
 typedef struct sc__client sc__client;
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "stepcheck/multi.h"
+#include "stepcheck/loop.h"
 
 struct sc__client;
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 #include "core/opts.h"
 
 /* Largest possible squared YIQ distance (black vs white) with these weights. */

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 
 static void put(sc_image *img, int x, int y, uint32_t rgb) {
   if (x < 0 || y < 0 || x >= img->width || y >= img->height) return;

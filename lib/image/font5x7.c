@@ -2,7 +2,7 @@
  * digits, uppercase letters and a few signs of the fixture map app's font.
  * Letters are drawn upper case; anything else as
  * "?". Each row is 5 bits, the leftmost pixel the highest bit. */
-#include "image/image_int.h"
+#include "image/image_priv.h"
 
 static const struct {
   char c;

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 #include "core/opts.h"
 
 int sc__image_alloc(sc_image **out, int width, int height, int zero) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image_int.h"
+#include "image_priv.h"
 
 /* Positions that match before the search says "ambiguous, anywhere". */
 #define SC__MATCH_CAP 4096

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "image_int.h"
+#include "image_priv.h"
 
 #define LIT_MAX 128
 #define REP_MAX 16385

@@ -1,6 +1,6 @@
 /* libpng (and, through it, zlib) allocates through the library's hook. */
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 
 png_voidp sc__png_malloc(png_structp png, png_alloc_size_t n) {
   void *p = sc__malloc(n);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 
 /* Ancillary chunks (iCCP, zTXt, ...) may not make libpng allocate more. */
 #define SC_PNG_CHUNK_MALLOC_MAX ((png_alloc_size_t)8 << 20)

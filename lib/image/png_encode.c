@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "core/core.h"
-#include "image/image_int.h"
+#include "image/image_priv.h"
 
 typedef struct encode_ctx {
   const sc_image *img;

@@ -4,7 +4,6 @@
 #define SC_LOCATE_H
 
 #include "stepcheck/image.h"
-#include "stepcheck/run.h"
 #include "stepcheck/scenario.h"
 #include "scenario/model.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 typedef struct batch {
   const char *method; /* static */

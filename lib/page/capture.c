@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what) {
   if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > p->cw || r.y + r.h > p->ch)

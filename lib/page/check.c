@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 int sc__page_check(const sc_page *p, const char *fn) {
   if (!p) return sc__err(SC_EINVAL, "%s: page is NULL", fn);

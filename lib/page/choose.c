@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 #define SC__SHOW 4
 

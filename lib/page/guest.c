@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 typedef struct gcheck {
   double cx, cy;

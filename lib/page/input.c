@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 static json_t *mouse(const char *type, double x, double y, const char *button, int buttons,
                      int click_count, double dy) {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "page_internal.h"
+#include "tab.h"
 
 /* Keys that type nothing (and the numpad, whose code is its name). */
 typedef struct named {

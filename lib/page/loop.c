@@ -2,7 +2,7 @@
  * themselves: which loop a page lives on, and one run of it. */
 #include "cdp/loop.h"
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 
 SC_EXTERN sc_loop *sc_page_loop(sc_page *p) { return p && p->cl ? sc__page_loop(p) : NULL; }
 

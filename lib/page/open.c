@@ -10,7 +10,7 @@
 
 #include "cdp/loop.h"
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 #include "core/opts.h"
 #include "core/json.h"
 #include "paintlog.h"

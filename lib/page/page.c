@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page_internal.h"
+#include "tab.h"
 #include "core/opts.h"
 #include "core/json.h"
 

@@ -14,7 +14,7 @@
 
 #include "core/core.h"
 #include "core/debug.h"
-#include "page_internal.h"
+#include "tab.h"
 #include "paintlog.h"
 
 /* The command's own deadline past the page's timeout: a page that does

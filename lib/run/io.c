@@ -4,7 +4,7 @@
  * clock to check verdict timing without a browser. */
 #include "cdp/loop.h"
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 #include "runner.h"
 
 static int p_move(void *ctx, sc_point at, sc__io_done cb, void *ud) {

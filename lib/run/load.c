@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "core/core.h"
 #include "host/host.h"
-#include "multi.h"
+#include "engine.h"
 #include "quality.h"
 #include "stepcheck/load.h"
 #include "core/opts.h"

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "cdp/loop.h"
 #include "core/core.h"
 #include "core/debug.h"
-#include "multi.h"
-#include "page/page_internal.h"
+#include "engine.h"
+#include "page/tab.h"
 #include "runner.h"
 #include "core/opts.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 #include "runner.h"
 
 typedef struct prest {

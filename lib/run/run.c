@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "multi.h"
+#include "engine.h"
 #include "runner.h"
 #include "core/opts.h"
 

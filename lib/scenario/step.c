@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "page/page_internal.h"
+#include "page/tab.h"
 #include "scenario/scn.h"
 
 static const char *const STEP_KEYS[] = {"id",         "click",     "wheel", "key",    "move", "none",

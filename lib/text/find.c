@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "text/text_int.h"
+#include "text/text_priv.h"
 
 typedef struct piece {
   int x0, y0, x1, y1; /* inclusive-exclusive box, mask coordinates */

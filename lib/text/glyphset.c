@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "text/text_int.h"
+#include "text/text_priv.h"
 
 #define D SC_GLYPH_MAX_DESCENT
 /* A glyph set is a few KiB of text; this only stops a wrong path from eating RAM. */

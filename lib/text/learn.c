@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "text/text_int.h"
+#include "text/text_priv.h"
 
 #define D SC_GLYPH_MAX_DESCENT
 #define MAX_UNITS 128

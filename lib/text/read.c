@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "text/text_int.h"
+#include "text/text_priv.h"
 #include "core/opts.h"
 
 #define D SC_GLYPH_MAX_DESCENT

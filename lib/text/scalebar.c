@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "text/text_int.h"
+#include "text/text_priv.h"
 
 #define TICK_HALF 5   /* major ticks reach 5 px above and below the bar */
 #define BASELINE_DY 18 /* label baseline, px below the bar */

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "core/core.h"
 #include "stepcheck.h"
 #include "testutil.h"

@@ -16,11 +16,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "cdp/client_priv.h"
 #include "core/core.h"
-#include "page/page_internal.h"
-#include "run/multi.h"
+#include "page/tab.h"
+#include "run/engine.h"
 #include "stepcheck.h"
 
 static sc_scenario *g_s;     /* the fixture map app's seven steps */

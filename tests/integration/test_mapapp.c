@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 #include "stepcheck.h"
 
 static sc_browser *g_b;

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "cdp/client.h"
 #include "core/core.h"
-#include "page/page_internal.h"
-#include "run/multi.h"
+#include "page/tab.h"
+#include "run/engine.h"
 #include "stepcheck.h"
 
 static sc_scenario *g_s;

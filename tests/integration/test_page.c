@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "core/core.h"
 #include "stepcheck.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 
 /* A real PNG of w x h (flat, so small), as base64. */
 static char *png_b64(int w, int h, size_t *len) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "page/page_internal.h"
+#include "page/tab.h"
 
 static int choose(const char *json, int ww, int wh, int sel, sc__guest_pick *p, char *why) {
   json_error_t e;

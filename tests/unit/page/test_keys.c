@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "page/page_internal.h"
+#include "page/tab.h"
 
 static void check(const char *name, const char *key, const char *code, int vk, int loc,
                   const char *text, int shift) {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "stepcheck/page.h"
-#include "browser/browser.h"
+#include "browser/handle.h"
 #include "core/opts.h"
 
 struct sc_page {
