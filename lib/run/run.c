@@ -37,7 +37,7 @@ int sc__runner_plan(sc__runner *r) {
   return 0;
 }
 
-static void step_result_free(sc_step_result *x) {
+void sc__step_result_free(sc_step_result *x) {
   if (!x) return;
   sc__free(x->reason);
   sc__free(x->scale_text);
@@ -49,7 +49,7 @@ static void step_result_free(sc_step_result *x) {
 int sc__result_push(sc_run_result *rr, sc_step_result *res) {
   sc_step_result **n = sc__realloc(rr->results, (rr->nresults + 1) * sizeof *n);
   if (!n) {
-    step_result_free(res);
+    sc__step_result_free(res);
     return sc__err(SC_ENOMEM, "runner: out of memory");
   }
   rr->results = n;
@@ -164,7 +164,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
 
 SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   if (!r) return;
-  for (size_t i = 0; i < r->nresults; i++) step_result_free(r->results[i]);
+  for (size_t i = 0; i < r->nresults; i++) sc__step_result_free(r->results[i]);
   for (size_t i = 0; i < r->ndrift; i++) sc__free(r->drift[i]);
   for (size_t i = 0; i < r->nlocated; i++) sc__free(r->located[i]);
   sc__free(r->located);

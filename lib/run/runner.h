@@ -362,6 +362,8 @@ void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region
 
 /* Results: append a copy of res (moved in) to rr; drift entries. */
 int sc__result_push(sc_run_result *rr, sc_step_result *res);
+/* The one way a step result is freed (its artifacts' paths included). */
+void sc__step_result_free(sc_step_result *res);
 int sc__result_drift(sc_run_result *rr, int cycle, const char *region, long pixels);
 
 #endif

@@ -271,11 +271,7 @@ void sc__runner_step_end(sc__runner *r, int rc) {
   sc_step_result *res = r->sm.res;
   r->sm.res = NULL;
   if (res && r->canceled) { /* a canceled step is not judged: no result */
-    sc__free(res->reason);
-    sc__free(res->scale_text);
-    for (size_t i = 0; i < res->nartifacts; i++) sc__free(res->artifacts[i]);
-    sc__free(res->artifacts);
-    sc__free(res);
+    sc__step_result_free(res);
     res = NULL;
   }
   if (res) {
@@ -334,9 +330,7 @@ void sc__runner_cancel(sc__runner *r, const char *why) {
   if (r->sm.res) {
     sc_step_result *res = r->sm.res;
     r->sm.res = NULL;
-    sc__free(res->reason);
-    sc__free(res->scale_text);
-    sc__free(res);
+    sc__step_result_free(res);
     sc__frame_free(&r->sm.before);
     sc__frame_free(&r->sm.cur);
     sc__frame_free(&r->sm.prev);
