@@ -34,7 +34,7 @@ cmake --build build-asan -j"$jobs" >/dev/null
 
 echo "== threads under ThreadSanitizer"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSTEPCHECK_TSAN=ON -DSTEPCHECK_BENCH=OFF >/dev/null
-cmake --build build-tsan -j"$jobs" --target integration_test_threads unit_text_test_threads >/dev/null
+cmake --build build-tsan -j"$jobs" --target integration_test_threads unit_text_test_threads unit_host_test_sampler_threads >/dev/null
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest -R '_test_threads$' --output-on-failure) | tee -a "$log"
 
 echo "== unit tests under valgrind"

@@ -14,7 +14,10 @@
  *   thread, and not again while anything the library allocated lives.
  * - Internal caches (the builtin glyph set, parsed once; the scale-bar
  *   reader's last file profile, per thread and freed when the thread
- *   exits) need nothing from the caller. */
+ *   exits) need nothing from the caller.
+ * - sc_load_run reads /proc on a thread of its own (the generator's cost,
+ *   off the loop thread), which allocates: an allocator given to
+ *   sc_set_allocator must be thread-safe for load runs (malloc is). */
 #ifndef STEPCHECK_COMMON_H
 #define STEPCHECK_COMMON_H
 
@@ -66,7 +69,8 @@ SC_EXTERN const char *sc_version(void);
   XX(ECANCELED, -17, "canceled")                                           \
   XX(ENOSPACE, -18, "no space left")                                       \
   XX(EDATA, -19, "data does not fit")                                      \
-  XX(ELOCATE, -20, "locator not found or ambiguous")
+  XX(ELOCATE, -20, "locator not found or ambiguous")                      \
+  XX(EBUSY, -21, "the loop is already running")
 
 /** Error codes returned (negated) by every function that returns int. */
 typedef enum sc_error {

@@ -152,6 +152,7 @@ int sc__client_service(sc__client *cl, double timeout_ms) {
     if (sc__cdp_is_closed(cl->cdp))
       return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
     int n = sc__loop_service(cl->loop, end - sc__now_ms());
+    if (n < 0) return n;
     if (sc__cdp_is_closed(cl->cdp))
       return sc__err(SC_ECLOSED, "cdp: %s", cl->err[0] ? cl->err : "connection closed");
     if (n > 0 || sc__now_ms() >= end) return 0;
@@ -182,6 +183,8 @@ int sc__client_call(sc__client *cl, const char *session_id, const char *method,
     json_decref(params);
     return sc__err(SC_EINVAL, "cdp: call: NULL argument");
   }
+  int brc = sc__loop_busy(cl->loop, method);
+  if (brc) return brc;
   call_state st = {0, 0, NULL, ""};
   int rc = sc__cdp_send(cl->cdp, session_id, method, params, timeout_ms, call_done,
                         &st, NULL);

@@ -4,18 +4,24 @@
 #define SC_CDP_CLIENT_PRIV_H
 
 #include <libwebsockets.h>
+#include <poll.h>
 
 #include "client.h"
 #include "loop.h"
 
 #define SC__WS_CHUNK (64 * 1024)
 
+/* The descriptors cl needs watched now (at most 2, into out): its socket or
+ * its two pipe ends, POLLOUT only while it has something to send. -1 when
+ * it has a socket lws has not made yet (a connect in progress). */
+int sc__client_watch(sc__client *cl, struct pollfd *out);
+
 /* The websocket protocol table (ws.c); every loop's context uses it. */
 extern const struct lws_protocols sc__ws_protocols[];
 
 /* A whole received message waiting to be fed to the core. Messages are fed
  * after lws_service() returns, never from inside an lws callback, so user
- * callbacks may make blocking calls (which service the loop again). */
+ * callbacks may send; a blocking call from one of them is SC_EBUSY (loop.c). */
 typedef struct sc__rxmsg {
   struct sc__rxmsg *next;
   char *data;      /* whole message, NUL-terminated; NULL when oversized */

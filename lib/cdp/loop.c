@@ -29,6 +29,7 @@ struct sc_loop {
   sc__timer *t;
   size_t nt, capt;
   sc__timer_id next_id;
+  int running; /* inside a round: a blocking call from a callback is refused */
 };
 
 SC_EXTERN int sc_loop_new(sc_loop **out) {
@@ -145,16 +146,31 @@ static void wake(lws_sorted_usec_list_t *sul) {
   lws_cancel_service(l->ctx);
 }
 
-int sc__loop_service(sc_loop *l, double timeout_ms) {
-  double now = sc__now_ms();
-  double wake_at = now + (timeout_ms > 0 ? timeout_ms : 0);
+/* The earliest of until (ms, monotonic), our timers and the connections'
+ * deadlines. */
+static double next_wake(const sc_loop *l, double until) {
   size_t e = earliest(l);
-  if (e < l->nt && l->t[e].at < wake_at) wake_at = l->t[e].at;
+  if (e < l->nt && l->t[e].at < until) until = l->t[e].at;
   for (size_t i = 0; i < l->ncl; i++) {
-    sc__ws_want_write(l->cl[i]);
     double d = sc__cdp_next_deadline(l->cl[i]->cdp);
-    if (d > 0 && d < wake_at) wake_at = d;
+    if (d > 0 && d < until) until = d;
   }
+  return until;
+}
+
+static int busy_err(const char *fn) {
+  return sc__err(SC_EBUSY, "%s: the loop is already running (a blocking call from inside one "
+                           "of its callbacks: use the asynchronous call, or return first)", fn);
+}
+
+int sc__loop_busy(const sc_loop *l, const char *fn) { return l && l->running ? busy_err(fn) : 0; }
+
+/* One round: wait up to timeout_ms (0: not at all) for I/O or a deadline,
+ * move bytes, feed the protocol cores, run due timers and callbacks. */
+static int round_once(sc_loop *l, double timeout_ms) {
+  double now = sc__now_ms();
+  for (size_t i = 0; i < l->ncl; i++) sc__ws_want_write(l->cl[i]);
+  double wake_at = next_wake(l, now + (timeout_ms > 0 ? timeout_ms : 0));
   if (wake_at - now >= 1.0) {
     /* lws_service() sleeps until its own next timer or I/O; a timer of
      * ours makes it return by our deadline. */
@@ -171,4 +187,51 @@ int sc__loop_service(sc_loop *l, double timeout_ms) {
   for (size_t i = 0; i < l->ncl; i++) handled += sc__client_pump(l->cl[i]);
   handled += run_timers(l);
   return handled;
+}
+
+int sc__loop_service(sc_loop *l, double timeout_ms) {
+  if (l->running) return busy_err("loop");
+  l->running = 1;
+  int n = round_once(l, timeout_ms);
+  l->running = 0;
+  return n;
+}
+
+/* ------------------------------------------------ a loop run by the host */
+
+/* Longest the host may sleep with nothing due of ours: lws' own timers
+ * (connect and close timeouts) are not visible from outside it. */
+#define SC__HOST_WAIT_MAX_MS 1000
+/* ... and while a connection has no socket to watch yet. */
+#define SC__HOST_CONNECTING_MS 5
+
+SC_EXTERN int sc_loop_fds(sc_loop *l, struct pollfd *fds, int max) {
+  if (!l || max < 0 || (max > 0 && !fds)) return sc__err(SC_EINVAL, "sc_loop_fds: NULL loop or fds");
+  int n = 0;
+  for (size_t i = 0; i < l->ncl; i++) {
+    struct pollfd two[2];
+    int k = sc__client_watch(l->cl[i], two);
+    for (int j = 0; j < k; j++, n++)
+      if (n < max) fds[n] = two[j];
+  }
+  return n;
+}
+
+SC_EXTERN int sc_loop_timeout(sc_loop *l) {
+  if (!l) return sc__err(SC_EINVAL, "sc_loop_timeout: loop is NULL");
+  double now = sc__now_ms();
+  double ms = next_wake(l, now + SC__HOST_WAIT_MAX_MS) - now;
+  for (size_t i = 0; i < l->ncl; i++) {
+    struct pollfd two[2];
+    if (sc__client_watch(l->cl[i], two) < 0 && ms > SC__HOST_CONNECTING_MS)
+      ms = SC__HOST_CONNECTING_MS;
+  }
+  int out = ms <= 0 ? 0 : (int)(ms + 0.999);
+  return lws_service_adjust_timeout(l->ctx, out, 0); /* 0 when lws has work buffered */
+}
+
+SC_EXTERN int sc_loop_step(sc_loop *l) {
+  if (!l) return sc__err(SC_EINVAL, "sc_loop_step: loop is NULL");
+  int rc = sc__loop_busy(l, "sc_loop_step");
+  return rc ? rc : sc__loop_service(l, 0);
 }

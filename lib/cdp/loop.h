@@ -26,6 +26,10 @@ void sc__loop_cancel(sc_loop *l, sc__timer_id id);
  * arrived, expire deadlines and run due timers. Returns the number of
  * things handled (messages, expiries, timers): 0 when the time ran out. */
 int sc__loop_service(sc_loop *l, double timeout_ms);
+/* 0, or SC_EBUSY naming fn when l is running (we are inside one of its
+ * callbacks): every blocking call asks before it starts anything, so a
+ * refusal never leaves a command in flight that points at its stack. */
+int sc__loop_busy(const sc_loop *l, const char *fn);
 
 /* The lws context connections are made on (borrowed). */
 struct lws_context *sc__loop_lws(sc_loop *l);

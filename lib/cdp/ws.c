@@ -114,9 +114,29 @@ void sc__ws_want_write(sc__client *cl) {
     lws_callback_on_writable(cl->wsi);
 }
 
+int sc__client_watch(sc__client *cl, struct pollfd *out) {
+  int n = 0;
+  int writing = sc__cdp_outgoing(cl->cdp) > 0;
+  if (cl->pipe_r || cl->pipe_w) {
+    if (cl->pipe_r && cl->pipe_rfd >= 0) out[n++] = (struct pollfd){cl->pipe_rfd, POLLIN, 0};
+    if (cl->pipe_w && cl->pipe_wfd >= 0 && (writing || cl->ptx))
+      out[n++] = (struct pollfd){cl->pipe_wfd, POLLOUT, 0};
+    return n;
+  }
+  if (!cl->wsi || cl->lost) return 0;
+  int fd = (int)lws_get_socket_fd(cl->wsi);
+  if (fd < 0) return -1; /* still connecting: no socket to name yet */
+  short ev = POLLIN;
+  if (writing || !cl->established) ev |= POLLOUT; /* a connect completes as writable */
+  out[n++] = (struct pollfd){fd, ev, 0};
+  return n;
+}
+
 int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
+  int rc = sc__loop_busy(cl->loop, "cdp connect");
+  if (rc) return rc;
   sc__url u;
-  int rc = sc__url_parse(&u, ws_url);
+  rc = sc__url_parse(&u, ws_url);
   if (rc) return rc;
   if (strcmp(u.scheme, "ws") != 0)
     return sc__err(SC_EINVAL, "cdp: %s: want a ws:// URL", ws_url);
@@ -145,7 +165,8 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
     if (sc__now_ms() >= deadline)
       return sc__err(SC_ETIMEDOUT, "cdp: connect %s: no handshake within %.0f ms",
                      ws_url, timeout_ms);
-    sc__loop_service(cl->loop, deadline - sc__now_ms());
+    rc = sc__loop_service(cl->loop, deadline - sc__now_ms());
+    if (rc < 0) return rc;
   }
   if (!cl->established || cl->lost)
     return sc__err(SC_EIO, "cdp: connect %s: %s", ws_url, cl->err);

@@ -5,6 +5,7 @@
 #ifndef SC_HOST_H
 #define SC_HOST_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,37 @@ typedef struct sc__usage {
  * proc_root cannot be read (the message names it); SC_ENOMEM. */
 int sc__usage_trees(sc__usage *out, const char *proc_root, const int *roots, size_t nroots,
                     int include_root_children);
+
+/* A thread that reads sc__usage_self and sc__usage_trees(pids, with
+ * children) every period_ms, so the loop thread never scans /proc
+ * (sampler.c). The loop thread takes the latest reading when it wants one.
+ * The library's allocator is called from that thread (sc_set_allocator's
+ * functions must be thread-safe for load runs, docs/api.md). */
+typedef struct sc__sampler {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int started, stop;
+  const char *proc_root; /* NULL: /proc; borrowed */
+  int *pids;             /* copied */
+  size_t npids;
+  double period_ms;
+  sc__usage self, tree;  /* the latest reading, under mu */
+  double at_ms;          /* when it was made (monotonic) */
+  double cost_ms;        /* how long the last scan took (on the sampler thread) */
+  unsigned long seq;     /* readings so far */
+} sc__sampler;
+
+/* Start it (a first reading at once). 0, or SC_ENOMEM. */
+int sc__sampler_start(sc__sampler *s, const char *proc_root, const int *pids, size_t npids,
+                      double period_ms);
+/* Wait up to timeout_ms for the first reading: 1 when there is one. */
+int sc__sampler_wait_first(sc__sampler *s, double timeout_ms);
+/* 1 and the latest reading when it is newer than *seen (updated), else 0. */
+int sc__sampler_take(sc__sampler *s, unsigned long *seen, sc__usage *self, sc__usage *tree,
+                     double *at_ms, double *cost_ms);
+/* Stop and join the thread; nothing after it reads /proc. Idempotent. */
+void sc__sampler_stop(sc__sampler *s);
 
 /* Usage of this process alone (proc_root/self: stat and smaps_rollup; no
  * scan). proc_root: NULL for "/proc". Returns 0; SC_EIO naming the stat file

@@ -121,7 +121,7 @@ SC_EXTERN int sc_page_capture(sc_image **out, sc_page *p, sc_rect clip, double s
                               int fast, double *ms) {
   if (!out) return sc__err(SC_EINVAL, "sc_page_capture: out is NULL");
   *out = NULL;
-  int rc = sc__page_check(p, "sc_page_capture");
+  int rc = sc__page_blocking(p, "sc_page_capture");
   if (rc) return rc;
   if (!(scale > 0 && scale <= 1))
     return sc__err(SC_EINVAL, "sc_page_capture: scale %g outside (0, 1]", scale);

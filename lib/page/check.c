@@ -3,6 +3,7 @@
  * the function's name, never a crash or a click somewhere harmless. */
 #include <math.h>
 
+#include "cdp/loop.h"
 #include "core/core.h"
 #include "tab.h"
 
@@ -10,6 +11,11 @@ int sc__page_check(const sc_page *p, const char *fn) {
   if (!p) return sc__err(SC_EINVAL, "%s: page is NULL", fn);
   if (!p->cl) return sc__err(SC_ECLOSED, "%s: the page's browser was freed", fn);
   return 0;
+}
+
+int sc__page_blocking(const sc_page *p, const char *fn) {
+  int rc = sc__page_check(p, fn);
+  return rc ? rc : sc__loop_busy(sc__page_loop((sc_page *)p), fn);
 }
 
 int sc__page_check_point(const sc_page *p, sc_point at, const char *fn) {

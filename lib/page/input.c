@@ -58,18 +58,22 @@ int sc__page_notch_async(sc_page *p, sc_point at, int dir, int move, sc__done_cb
 
 /* Blocking wrappers: the asynchronous call, then the loop until it is done. */
 SC_EXTERN int sc_page_move(sc_page *p, sc_point at) {
+  int brc = sc__page_blocking(p, "sc_page_move");
+  if (brc) return brc;
   sc__waiter w = {0, 0, ""};
   return sc__page_wait_for(p, &w, sc__page_move_async(p, at, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_click(sc_page *p, sc_point at) {
+  int brc = sc__page_blocking(p, "sc_page_click");
+  if (brc) return brc;
   sc__waiter w = {0, 0, ""};
   return sc__page_wait_for(p, &w, sc__page_click_async(p, at, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_wheel(sc_page *p, sc_point at, int notches) {
   int rc = sc__page_check_point(p, at, "sc_page_wheel");
-  if (rc) return rc;
+  if (rc || (rc = sc__page_blocking(p, "sc_page_wheel"))) return rc;
   if (notches == 0) return sc__err(SC_EINVAL, "sc_page_wheel: 0 notches");
   int n = notches < 0 ? -notches : notches;
   for (int i = 0; i < n && rc == 0; i++) {
@@ -177,11 +181,15 @@ static int type_async(sc_page *p, const char *text, sc__done_cb cb, void *ud) {
 }
 
 SC_EXTERN int sc_page_type(sc_page *p, const char *text) {
+  int brc = sc__page_blocking(p, "sc_page_type");
+  if (brc) return brc;
   sc__waiter w = {0, 0, ""};
   return sc__page_wait_for(p, &w, type_async(p, text, sc__waited, &w));
 }
 
 SC_EXTERN int sc_page_key(sc_page *p, const char *name, int repeat) {
+  int brc = sc__page_blocking(p, "sc_page_key");
+  if (brc) return brc;
   sc__waiter w = {0, 0, ""};
   return sc__page_wait_for(p, &w, sc__page_key_async(p, name, repeat, sc__waited, &w));
 }

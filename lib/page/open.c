@@ -355,6 +355,8 @@ int sc__page_open_async(sc_page **out, sc_browser *b, const char *url,
 SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
                            const sc_page_options *opts) {
   if (!out) return sc__err(SC_EINVAL, "sc_page_open: out is NULL");
+  int brc = b ? sc__loop_busy(sc__client_loop(sc__browser_client(b)), "sc_page_open") : 0;
+  if (brc) return brc;
   sc__waiter w = {0, 0, ""};
   sc_page *p = NULL;
   int rc = sc__page_open_async(&p, b, url, opts, sc__waited, &w);

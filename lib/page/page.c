@@ -35,7 +35,7 @@ SC_EXTERN void sc_page_canvas(const sc_page *p, double *x, double *y, int *w, in
 
 SC_EXTERN int sc_page_eval(char **json, sc_page *p, const char *expr) {
   if (json) *json = NULL;
-  int rc = sc__page_check(p, "sc_page_eval");
+  int rc = sc__page_blocking(p, "sc_page_eval");
   if (rc) return rc;
   if (!expr) return sc__err(SC_EINVAL, "sc_page_eval: expr is NULL");
   json_t *res = NULL;

@@ -118,6 +118,9 @@ void sc__page_track(sc_page *p);
  * point that is not finite or not a pixel of the guest; SC_ECLOSED for a
  * page whose browser was freed. */
 int sc__page_check(const sc_page *p, const char *fn);
+/* sc__page_check, and SC_EBUSY when the page's loop is running: the first
+ * check of every blocking page call (nothing is started when it fails). */
+int sc__page_blocking(const sc_page *p, const char *fn);
 int sc__page_check_point(const sc_page *p, sc_point at, const char *fn);
 /* The loop the page lives on (borrowed). */
 struct sc_loop *sc__page_loop(sc_page *p);

@@ -30,8 +30,10 @@ typedef struct load {
   int *pids; /* launched browsers, for the generator's own cost */
   size_t npids;
   double t0;       /* monotonic start of the main run */
+  sc__sampler smp; /* reads /proc on its own thread (host/sampler.c) */
+  unsigned long smp_seen;
   sc__usage last_tree, last_self;
-  double last_sample;
+  double last_sample; /* when the last reading taken was made */
   int cpu_warned;
   sc_multi *m;
 } load;
@@ -79,12 +81,11 @@ static sc_browser *browser_for(const load *L, int i) {
   return L->b[k < L->nb ? k : L->nb - 1];
 }
 
+/* A sample from the sampler thread's latest reading (none new: nothing). */
 static void sample(load *L, int users) {
   sc__usage self, tree;
-  if (sc__usage_self(&self, NULL) < 0) return;
-  if (L->npids && sc__usage_trees(&tree, NULL, L->pids, L->npids, 1) < 0) return;
-  if (!L->npids) memset(&tree, 0, sizeof tree);
-  double now = sc__now_ms();
+  double now;
+  if (!sc__sampler_take(&L->smp, &L->smp_seen, &self, &tree, &now, NULL)) return;
   if (now - L->last_sample < SC__SAMPLE_MS / 2) return; /* too short to divide ticks by */
   sc_gen_sample *s = sc__calloc(1, sizeof *s);
   if (!s) return;
@@ -113,11 +114,18 @@ static void sample(load *L, int users) {
   if (L->o->on_sample) L->o->on_sample(s, L->o->userdata);
 }
 
-static void sampling_start(load *L) {
-  L->t0 = L->last_sample = sc__now_ms();
-  sc__usage_self(&L->last_self, NULL);
+/* The sampler's first reading is the baseline every sample's CPU counts
+ * from (made on the sampler's thread; the loop thread only waits for it
+ * once, here, before any user runs). */
+static int sampling_start(load *L) {
+  int rc = sc__sampler_start(&L->smp, NULL, L->pids, L->npids, SC__SAMPLE_MS);
+  if (rc) return rc;
+  memset(&L->last_self, 0, sizeof L->last_self);
   memset(&L->last_tree, 0, sizeof L->last_tree);
-  if (L->npids) sc__usage_trees(&L->last_tree, NULL, L->pids, L->npids, 1);
+  L->last_sample = sc__now_ms();
+  if (sc__sampler_wait_first(&L->smp, 5000))
+    sc__sampler_take(&L->smp, &L->smp_seen, &L->last_self, &L->last_tree, &L->last_sample, NULL);
+  return 0;
 }
 
 /* The warm-up: one user alone; the temp filesystem's growth while it runs
@@ -207,12 +215,11 @@ static int main_run(load *L, const sc_scenario *s) {
   int added = 0, canceled = 0;
   double next_level = 0;
   /* The wall clock and the monotonic t0 that every level's start_ms counts
-   * from, read together: sampling_start reads /proc (tens of ms on a busy
-   * machine), and a wall stamp taken after it put every level's start that
-   * much late in the reports (a JTL row just before a level then counted
-   * that level's users). */
+   * from, read together (a wall stamp taken after the first /proc scan once
+   * put every level's start that much late in the reports). */
   L->res->started_unix_ms = sc__unix_ms();
-  sampling_start(L);
+  L->t0 = sc__now_ms();
+  if ((rc = sampling_start(L)) < 0) return rc;
   double next_sample = L->t0 + SC__SAMPLE_MS;
   for (;;) {
     double now = sc__now_ms();
@@ -235,10 +242,11 @@ static int main_run(load *L, const sc_scenario *s) {
       added = o->users; /* no more levels */
     }
     if (now >= next_sample) {
+      /* The sampler reads every SC__SAMPLE_MS on its own thread; looking
+       * four times as often takes each reading soon after it was made (a
+       * reading already taken is skipped). */
       sample(L, sc__multi_active(L->m));
-      /* From now, not from the missed slot: samples that catch up would
-       * divide CPU ticks (10 ms each) by a few ms of wall time. */
-      next_sample = sc__now_ms() + SC__SAMPLE_MS;
+      next_sample = sc__now_ms() + SC__SAMPLE_MS / 4;
     }
     if (added >= o->users && sc__multi_active(L->m) == 0) break;
     double wake = next_sample;
@@ -324,6 +332,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   if (rc < 0) L.res->error = sc__strdup(sc_errmsg());
   sc__errsave keep;
   sc__err_save(&keep);
+  sc__sampler_stop(&L.smp);
   sc_multi_free(L.m);
   for (size_t i = 0; i < L.nb; i++) sc_browser_free(L.b[i]);
   sc__free(L.b);

@@ -238,10 +238,13 @@ int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *ur
 SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms) {
   if (!m) return sc__err(SC_EINVAL, "sc_multi_perform: NULL handle");
   if (!m->loop || m->active == 0) return m->active;
+  int brc = sc__loop_busy(m->loop, "sc_multi_perform");
+  if (brc) return brc;
   double end = sc__now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
   unsigned long ended = m->ended;
   do {
-    sc__loop_service(m->loop, end - sc__now_ms());
+    int rc = sc__loop_service(m->loop, end - sc__now_ms());
+    if (rc < 0) return rc;
   } while (m->active > 0 && m->ended == ended && sc__now_ms() < end);
   return m->active;
 }
@@ -290,6 +293,8 @@ sc_page *sc__multi_page(const sc_multi *m, size_t i) {
 
 int sc__multi_active(const sc_multi *m) { return m->active; }
 
+SC_EXTERN int sc_multi_active(const sc_multi *m) { return m ? m->active : 0; }
+
 SC_EXTERN void sc_multi_free(sc_multi *m) {
   if (!m) return;
   /* Users still running have callbacks in flight that point at them: cancel
@@ -298,7 +303,10 @@ SC_EXTERN void sc_multi_free(sc_multi *m) {
   m->o.on_user_done = NULL;
   for (size_t i = 0; i < m->n; i++)
     if (m->u[i]->running) sc_multi_cancel(m, (int)i, "the handle was freed");
-  while (m->active > 0) sc__loop_service(m->loop, 100);
+  /* (From inside one of the loop's callbacks this cannot wait: documented
+   * as misuse in multi.h; stop rather than spin.) */
+  while (m->active > 0)
+    if (sc__loop_service(m->loop, 100) < 0) break;
   for (size_t i = 0; i < m->n; i++) {
     muser *u = m->u[i];
     sc__runner_clear(&u->r);

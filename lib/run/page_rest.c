@@ -215,6 +215,8 @@ SC_EXTERN int sc_page_capture_at_rest(sc_image **out, sc_page *p, sc_rect clip,
                                       double timeout_ms) {
   if (!out) return sc__err(SC_EINVAL, "sc_page_capture_at_rest: out is NULL");
   *out = NULL;
+  int brc = sc__page_blocking(p, "sc_page_capture_at_rest");
+  if (brc) return brc;
   bwait w = {0};
   return bfinish(&w, p, sc_page_capture_at_rest_async(p, clip, timeout_ms, bdone, &w), out,
                  NULL);
@@ -225,6 +227,8 @@ SC_EXTERN int sc_page_wait_change(sc_image **out, double *first_change_ms, sc_pa
   if (!out) return sc__err(SC_EINVAL, "sc_page_wait_change: out is NULL");
   *out = NULL;
   if (first_change_ms) *first_change_ms = 0;
+  int brc = sc__page_blocking(p, "sc_page_wait_change");
+  if (brc) return brc;
   bwait w = {0};
   return bfinish(&w, p, sc_page_wait_change_async(p, clip, before, timeout_ms, bdone, &w), out,
                  first_change_ms);
