@@ -14,6 +14,13 @@
  * handle); url, when known, is what the page shows (for the reports).
  * Returns the user's index or a negative sc_error. */
 int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *url);
+/* Add a user whose runner works through io instead of a page (a scripted
+ * world with a fake clock, in the engine's unit tests): its guest is
+ * guest_w x guest_h, and nothing of a page or a loop is touched for it.
+ * Returns the user's index or a negative sc_error. */
+struct sc__runner_io;
+int sc__multi_add_io(sc_multi *m, const char *name, const struct sc__runner_io *io, int guest_w,
+                     int guest_h);
 /* The error that ended user i (0 none). */
 int sc__multi_user_rc(const sc_multi *m, size_t i);
 /* The handle's loop (NULL before the first user). */

@@ -235,6 +235,19 @@ int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *ur
   return u->index;
 }
 
+int sc__multi_add_io(sc_multi *m, const char *name, const sc__runner_io *io, int guest_w,
+                     int guest_h) {
+  if (!m || !io) return sc__err(SC_EINVAL, "sc_multi_add: NULL handle or io");
+  muser *u;
+  int rc = new_user(&u, m, name, NULL);
+  if (rc < 0) return rc;
+  u->r.io = *io;
+  u->r.guest_w = guest_w;
+  u->r.guest_h = guest_h;
+  if ((rc = sc__runner_start(&u->r)) < 0) user_failed(u, rc, sc_errmsg());
+  return u->index;
+}
+
 SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms) {
   if (!m) return sc__err(SC_EINVAL, "sc_multi_perform: NULL handle");
   if (!m->loop || m->active == 0) return m->active;
