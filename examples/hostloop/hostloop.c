@@ -86,6 +86,7 @@ int main(int argc, char **argv) {
     steps += r->steps_passed + r->steps_failed;
     failed += r->steps_failed;
     if (!r->passed) code = r->error ? 3 : 1;
+    if (r->error) fprintf(stderr, "hostloop: user-%d: %s\n", r->user + 1, r->error);
   }
   printf("hostloop: %d users, %d steps, %d failed, %lu wake-ups (%lu idle)\n", users, steps,
          failed, wakeups, idle);

@@ -147,9 +147,11 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
     assert_true(near(zi->scale_factor, 0.125, 0.01));
     assert_true(near(zo->scale_factor, 8.0, 0.01));
     /* Three notches 250 ms apart: the gesture takes at least 500 ms, and
-     * the log dates the first notch's paint, well before the last. */
+     * the log dates the first notch's paint, a notch spacing or more
+     * before the last notch's (timers fire late under load, never early:
+     * an absolute bound on the first paint failed at load 17). */
     assert_true(zi->gesture_ms >= 500);
-    assert_true(zi->first_paint_ms < 250);
+    assert_true(zi->last_paint_ms - zi->first_paint_ms >= 400);
     assert_true(zi->last_paint_ms >= 500);
     assert_true(zi->paints >= 3);
   }
