@@ -10,10 +10,29 @@
 
 /* What each step must capture: the regions its expectations name, plus the
  * regions later steps compare with this step's snapshot. */
+static long area(sc_rect r) { return (long)r.w * (long)r.h; }
+
+/* What the paint log's verdict capture of step i covers: its own regions
+ * and, when the bounding box wastes no more than the two apart would
+ * cost, what the next capture will need (the next step's regions; after
+ * the last step, every region: the drift check and the next cycle's
+ * start). That capture is then proven for the next need too, and seeds
+ * it when the log shows no paint there since (no second screenshot). */
+static void plan_captures(const sc_rect *need, sc_rect *cap, const sc_scenario *s, size_t n) {
+  sc_rect all = {0, 0, 0, 0};
+  for (size_t i = 0; i < s->nregions; i++) all = sc__rect_union(all, s->regions[i].r);
+  for (size_t i = 0; i < n; i++) {
+    int last_setup = i + 1 == s->nsetup, last = i + 1 == n;
+    sc_rect next = last_setup || last ? all : need[i + 1];
+    sc_rect u = sc__rect_union(need[i], next);
+    cap[i] = need[i].w > 0 && next.w > 0 && area(u) <= area(need[i]) + area(next) ? u : need[i];
+  }
+}
+
 int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
-  r->need = sc__calloc(n ? n : 1, sizeof *r->need);
+  r->need = sc__calloc(n ? 2 * n : 1, sizeof *r->need); /* need, then capture clips */
   r->keep = sc__calloc(n ? n : 1, 1);
   if (!r->need || !r->keep) return sc__err(SC_ENOMEM, "runner: out of memory");
   int rc = r->prep ? 0 : sc__judge_prep_new(&r->prep, s);
@@ -34,6 +53,7 @@ int sc__runner_plan(sc__runner *r) {
       }
     }
   }
+  plan_captures(r->need, r->need + n, s, n);
   return 0;
 }
 

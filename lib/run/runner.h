@@ -115,6 +115,9 @@ typedef struct sc__stepm {
   size_t ni;                /* index into r->need */
   sc_step_result *res;
   sc_rect U;
+  sc_rect C;                /* the verdict capture's clip on the paint log: U and, when
+                               cheap, the next capture's need (run.c) */
+  sc_rect C_now;            /* the clip of the capture in flight */
   sc__frame before, cur;    /* at rest before the gesture; the last capture
                                (both held packed between captures) */
   sc__frame prev;           /* the capture before cur: only for a step with a
@@ -157,7 +160,9 @@ struct sc__runner {
   sc__runner_io io;           /* the page (or a test's script) */
   const char *report_dir;     /* failure images, or NULL */
   int fast_capture;
-  sc_rect *need;              /* per step (setup then cycle): guest rect to capture */
+  sc_rect *need;              /* per step (setup then cycle): guest rect to capture;
+                                 then, per step, the paint log's verdict capture clip
+                                 (run.c, plan_captures) */
   unsigned char *keep;        /* per step: a later check names its snapshot */
   sc__judge_prep *prep;       /* text patterns and glyph sets, made once */
   sc__snap *snaps;

@@ -75,7 +75,9 @@ static void finish(sc__runner *r, int rc) {
    * with the log, the at-rest capture itself when nothing painted since. */
   if (rc == 0 && sc__frame_has(&sm->cur)) {
     sc__frame_move(&r->last, &sm->cur);
-    r->last_seq = sm->log_after;
+    /* Proven from before the capture: a later "nothing painted over N since"
+     * then covers the capture itself, for every part of its clip. */
+    r->last_seq = logged && sm->log_settled ? sm->log_pre : sm->log_after;
     r->last_seq_ok = logged && sm->log_settled;
   } else {
     sc__frame_free(&sm->cur);
@@ -143,6 +145,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->st = st;
   sm->ni = ni;
   sm->U = r->need[ni];
+  sm->C = r->need[r->s->nsetup + r->s->nsteps + ni];
   r->io_slowest = 0;
   r->log_late = 0;
   sm->res = sc__calloc(1, sizeof *sm->res);
@@ -270,7 +273,7 @@ static int judge(sc__runner *r, sc__frame *f, sc__frame *prev, const char *raw, 
                  double t_req, int *same) {
   sc__stepm *sm = &r->sm;
   double reply = sc__now_ms();
-  int rc = sc__runner_take(r, f, prev, sm->U, raw, len, same, &sm->before);
+  int rc = sc__runner_take(r, f, prev, sm->C_now, raw, len, same, &sm->before);
   if (rc < 0) return rc;
   double t = reply - sm->t0;
   double ms = sc__now_ms() - t_req;
@@ -541,7 +544,12 @@ static void poll_next(sc__runner *r) { capture_now(r); }
 static void capture_now(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   sm->cap_req_at = sc__now_ms();
-  int rc = sc__runner_capture(r, sm->U, sm->t0 + sm->st->timeout_ms, polled);
+  /* On the log: the wider clip (the next need too), proven for the step's
+   * regions by posted() and for the rest from before the capture when the
+   * next step asks (step end: last_seq). Pairs compare captures of the
+   * step's own clip. */
+  sm->C_now = sm->log_mode ? sm->C : sm->U;
+  int rc = sc__runner_capture(r, sm->C_now, sm->t0 + sm->st->timeout_ms, polled);
   if (rc < 0) finish(r, rc);
 }
 

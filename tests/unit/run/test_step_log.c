@@ -255,6 +255,64 @@ static void a_step_starts_from_the_last_verdict_without_a_screenshot(void **st) 
   assert_int_equal(g_captures - caps, res->captures + 1);
 }
 
+/* Two regions, a step on each: the first step's verdict capture also
+ * covers the second's region (run.c, plan_captures), so the second starts
+ * from it with no screenshot. Something paints the second's region while
+ * that capture is on its way (after it was sampled, before its reply):
+ * the second step must not take the capture as its "before" (it is proven
+ * from before the capture, not after it), so its ignored click fails.
+ * Sabotage: proven from after the capture (the position it had before),
+ * the stale seed makes the unrelated paint look like the click's answer. */
+static sc_region g_two[] = {{"left", {0, 0, 50, H}}, {"right", {50, 0, 50, H}}};
+static sc_expect g_on_left = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1,
+                           .min_pixels = 1};
+static sc_expect g_on_right = {.kind = SC_EXPECT_CHANGED, .region = 1, .threshold = 0.1,
+                            .min_pixels = 1};
+static int g_plant; /* captures until the planted paint; -1 none */
+static int planting_capture(void *ctx, sc_rect clip, int fast, double timeout_ms,
+                            sc__io_captured cb, void *ud) {
+  if (g_plant >= 0 && g_plant-- == 0) /* sampled at +CAP/2; this lands before the reply */
+    g_w.ch[g_w.nch++] = (change){.at = g_t + CAP * 0.75, .id = 'k', .r = {50, 0, 50, H}};
+  return f_capture(ctx, clip, fast, timeout_ms, cb, ud);
+}
+
+static void halves(void) {
+  g_s.regions = g_two;
+  g_s.nregions = 2;
+  g_steps[0].expect = &g_on_left;
+  g_steps[1].expect = &g_on_right;
+  g_r.io.capture = planting_capture;
+  replan();
+}
+
+static void the_verdict_capture_covers_the_next_step(void **st) {
+  (void)st;
+  halves();
+  g_plant = -1;
+  g_w.after = "K"; /* the left block grows */
+  g_w.delay = 10;
+  assert_true(step(0, 1)->passed);
+  int caps = g_captures;
+  g_w.after = "k"; /* and now the right one */
+  const sc_step_result *res = step(1, 1);
+  assert_true(res->passed);
+  assert_int_equal(g_captures - caps, res->captures); /* nothing before its click */
+}
+
+static void a_paint_during_the_covering_capture_is_not_missed(void **st) {
+  (void)st;
+  halves();
+  g_w.after = "K";
+  g_w.delay = 10;
+  g_plant = 1; /* the first step's verdict capture (after its at-rest one) */
+  assert_true(step(0, 1)->passed);
+  g_w.after = NULL; /* the app ignores the second click */
+  g_steps[1].timeout_ms = 1000;
+  const sc_step_result *res = step(1, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "unchanged after"));
+}
+
 /* A zoom: no capture between the notches (the log dates the first one),
  * one capture after the last. */
 static void a_zoom_takes_one_capture_and_dates_its_first_notch(void **st) {
@@ -329,6 +387,8 @@ int main(void) {
       T(a_late_change_after_the_window_is_not_judged),
       T(sabotage_no_window_passes_before_the_app_answers),
       T(a_step_starts_from_the_last_verdict_without_a_screenshot),
+      T(the_verdict_capture_covers_the_next_step),
+      T(a_paint_during_the_covering_capture_is_not_missed),
       T(a_zoom_takes_one_capture_and_dates_its_first_notch),
       T(nothing_happens_times_out_with_one_capture),
       T(a_blind_page_changing_by_itself_never_rests),
