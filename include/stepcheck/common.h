@@ -100,6 +100,17 @@ SC_EXTERN void sc_set_allocator(void *(*malloc_fn)(size_t),
                                 void *(*realloc_fn)(void *, size_t),
                                 void (*free_fn)(void *));
 
+/**
+ * Copy src into dst (size bytes) as one line safe for a terminal: C0
+ * controls and DEL become \n, \t, \r or \xNN, C1 controls (U+0080 to
+ * U+009F) \u00NN, bytes that are not valid UTF-8 \xNN; the rest is kept.
+ * The copy is cut before an escape that does not fit and always ends with
+ * a NUL (when size > 0). sc_errmsg() is already escaped this way; text a
+ * program prints from elsewhere (names, reasons, paths) should pass through
+ * this first. src may be NULL (""). Returns the length written.
+ */
+SC_EXTERN size_t sc_escape_ctl(char *dst, size_t size, const char *src);
+
 /** Free memory the library handed to the caller (strings, buffers). */
 SC_EXTERN void sc_free(void *p);
 

@@ -71,11 +71,15 @@ int sc__strmap_put(sc__strmap *m, const char *key, size_t len, size_t val, size_
 /* 1 and *val when key is there, else 0. */
 int sc__strmap_get(const sc__strmap *m, const char *key, size_t len, size_t *val);
 
-/* A copy of s for a one-line message: bytes below 0x20 and 0x7f become
- * \n, \t, \r or \xNN, everything else stays (caller frees; NULL when out
- * of memory). _len: the copy's length. */
+/* A copy of s for a one-line message (escape.c): C0 controls and DEL
+ * become \n, \t, \r or \xNN, C1 controls \u0080..\u009f, bytes that are
+ * not valid UTF-8 \xNN; everything else stays (caller frees; NULL when out
+ * of memory). _len: the copy's length (it differs from strlen(s) exactly
+ * when s has something to escape). _to: into dst of size bytes, cut before
+ * an escape that does not fit, always NUL-terminated; returns its length. */
 char *sc__escape_ctl(const char *s);
 size_t sc__escape_ctl_len(const char *s);
+size_t sc__escape_ctl_to(char *dst, size_t size, const char *s);
 
 /* Read the whole file at path into *out (NUL-terminated, *outlen bytes
  * without the NUL; the caller frees it with sc__free). The file must be a

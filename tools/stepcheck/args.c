@@ -7,14 +7,22 @@
 
 #include "cli.h"
 
+/* Every line the CLI prints about an error quotes something from outside
+ * (an argument, a path, a message): one line, its controls escaped. */
 int cli_err(int code, const char *fmt, ...) {
+  char raw[8192], shown[8192];
   va_list ap;
   va_start(ap, fmt);
-  fputs("stepcheck: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  sc_escape_ctl(shown, sizeof shown, raw);
+  fprintf(stderr, "stepcheck: %s\n", shown);
   return code;
+}
+
+const char *cli_shown(char *buf, size_t n, const char *s) {
+  sc_escape_ctl(buf, n, s);
+  return buf;
 }
 
 int cli_lib_err(int rc, const char *what) {

@@ -125,7 +125,9 @@ int cmd_capture(int argc, char **argv) {
     code = cli_lib_err(rc, "write");
     goto done;
   }
-  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms", out, img->width,
+  char shown[CLI_SHOWN_MAX];
+  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms",
+         cli_shown(shown, sizeof shown, out), img->width,
          img->height, cw, ch, region.x, region.y, region.w, region.h, ms);
   if (kept >= 0) printf(", %ld pixels kept (the rest transparent)", kept);
   putchar('\n');

@@ -45,13 +45,16 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
   else
     p->fails++;
   if (p->quiet) return;
+  char id[CLI_SHOWN_MAX], why[CLI_SHOWN_MAX];
+  cli_shown(id, sizeof id, r->step_id);
+  cli_shown(why, sizeof why, r->passed ? "" : r->reason);
   if (p->tty) {
     fprintf(stderr, "\r\033[Kcycle %d/%d  step %-14s  pass %d  fail %d", r->cycle, cycles,
-            r->step_id, p->passes, p->fails);
+            id, p->passes, p->fails);
   } else {
-    fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, r->step_id,
+    fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, id,
             r->passed ? "PASS" : "FAIL", r->passed ? r->verified_ms : r->gesture_ms,
-            r->passed ? "" : ": ", r->passed ? "" : (r->reason ? r->reason : ""));
+            r->passed ? "" : ": ", why);
   }
   fflush(stderr);
 }
