@@ -81,6 +81,14 @@ char *sc__escape_ctl(const char *s);
 size_t sc__escape_ctl_len(const char *s);
 size_t sc__escape_ctl_to(char *dst, size_t size, const char *s);
 
+/* Outputs (outpath.c): 0 when path may be written by a temp-then-rename
+ * (a regular file, or no file in an existing folder); SC_EINVAL naming
+ * path and what it is otherwise ("PATH: not replaced: it is a character
+ * device ..."), SC_EIO when its folder is missing or cannot be looked at.
+ * _dir: dir exists and is a folder (else SC_EIO). */
+int sc__out_check(const char *path);
+int sc__out_check_dir(const char *dir);
+
 /* Read the whole file at path into *out (NUL-terminated, *outlen bytes
  * without the NUL; the caller frees it with sc__free). The file must be a
  * regular file: anything else (a FIFO, a directory, a device) is refused

@@ -134,6 +134,18 @@ int cli_allow_scheme(unsigned *allow, const char *opt, const char *v) {
   return 0;
 }
 
+int cli_check_output(const char *cmd, const char *opt, const char *path) {
+  if (sc_output_check(path) == 0) return 0;
+  cli_err(EXIT_USAGE, "%s: %s %s: %s", cmd, opt, path, sc_errmsg());
+  return -1;
+}
+
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
+  if (sc_output_check_dir(dir) == 0) return 0;
+  cli_err(EXIT_USAGE, "%s: %s %s", cmd, opt, sc_errmsg());
+  return -1;
+}
+
 int cli_check_url(const char *url, unsigned allow) {
   if (sc_url_check(url, allow) < 0) {
     cli_err(EXIT_USAGE, "--url: %s%s", sc_errmsg(),

@@ -67,6 +67,12 @@ int cli_make_dirs(const char *path);
 int cli_allow_scheme(unsigned *allow, const char *opt, const char *v);
 int cli_check_url(const char *url, unsigned allow);
 
+/* Outputs, checked up front (before any browser starts; docs/security.md):
+ * path must be a regular file or a new file in an existing folder, dir an
+ * existing folder. 0, or -1 with "CMD: OPT PATH: why" printed (exit 2). */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir);
+
 /* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
 const char *cli_value(int argc, char **argv, int *i);
 

@@ -100,6 +100,7 @@ int cmd_capture(int argc, char **argv) {
   if (!url) return cli_err(EXIT_USAGE, "capture: --url is required");
   if (!out) return cli_err(EXIT_USAGE, "capture: -o OUT.png is required");
   if (cli_check_url(url, allow) < 0) return EXIT_USAGE;
+  if (cli_check_output("capture", "-o", out) < 0) return EXIT_USAGE;
 
   sc_browser *b = NULL;
   sc_page *p = NULL;

@@ -46,6 +46,7 @@ int cmd_glyphs(int argc, char **argv) {
   }
   if (!text || !image || !out)
     return cli_err(EXIT_USAGE, "glyphs learn: --text, IMAGE and -o are required");
+  if (cli_check_output("glyphs learn", "-o", out) < 0) return EXIT_USAGE;
   sc_image *img = NULL;
   int code = load_image(&img, image);
   if (code) return code;
