@@ -81,6 +81,15 @@ char *sc__escape_ctl(const char *s);
 size_t sc__escape_ctl_len(const char *s);
 size_t sc__escape_ctl_to(char *dst, size_t size, const char *s);
 
+/* Geometry on int input, without overflow (any int, INT_MAX included):
+ * non-zero when r is non-empty and lies inside [0, w) x [0, h) (w, h >= 0).
+ * Written as differences, never as r.x + r.w, which overflows for a width
+ * near INT_MAX (issue 25). Every bounds check on a rect goes through it. */
+static inline int sc__rect_within(sc_rect r, int w, int h) {
+  return r.w > 0 && r.h > 0 && r.x >= 0 && r.y >= 0 && w >= 0 && h >= 0 && r.x < w &&
+         r.y < h && r.w <= w - r.x && r.h <= h - r.y;
+}
+
 /* Outputs (outpath.c): 0 when path may be written by a temp-then-rename
  * (a regular file, or no file in an existing folder); SC_EINVAL naming
  * path and what it is otherwise ("PATH: not replaced: it is a character
