@@ -36,8 +36,12 @@ int cli_lib_err(int rc, const char *what) {
 
 /* A run that stopped on rc: a locator that found nothing (or two places)
  * is the application not showing what the scenario looks for, like a
- * failed step, and the same every time: not an infrastructure error. */
-int cli_run_exit(int rc) { return rc == SC_ELOCATE ? EXIT_FAIL : EXIT_INFRA; }
+ * failed step, and the same every time: not an infrastructure error. A
+ * scenario that breaks a rule only the screen could show (an inset that
+ * leaves nothing of what a locator found) is the scenario's: 2. */
+int cli_run_exit(int rc) {
+  return rc == SC_ELOCATE ? EXIT_FAIL : rc == SC_ESCENARIO ? EXIT_USAGE : EXIT_INFRA;
+}
 
 int cli_browser_err(int rc, const char *what) {
   const char *m = sc_errmsg();
