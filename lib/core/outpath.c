@@ -17,6 +17,7 @@ static const char *kind_of(mode_t m) {
   if (S_ISCHR(m)) return "a character device";
   if (S_ISBLK(m)) return "a block device";
   if (S_ISSOCK(m)) return "a socket";
+  if (S_ISREG(m)) return "a regular file";
   return "not a regular file";
 }
 

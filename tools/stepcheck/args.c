@@ -140,7 +140,10 @@ int cli_allow_scheme(unsigned *allow, const char *opt, const char *v) {
 
 int cli_check_output(const char *cmd, const char *opt, const char *path) {
   if (sc_output_check(path) == 0) return 0;
-  cli_err(EXIT_USAGE, "%s: %s %s: %s", cmd, opt, path, sc_errmsg());
+  const char *m = sc_errmsg(); /* "PATH: why": the path is said once */
+  size_t n = strlen(path);
+  if (!strncmp(m, path, n) && !strncmp(m + n, ": ", 2)) m += n + 2;
+  cli_err(EXIT_USAGE, "%s: %s %s: %s", cmd, opt, path, m);
   return -1;
 }
 
