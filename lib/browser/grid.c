@@ -76,15 +76,16 @@ fail:
   return NULL;
 }
 
-/* ": ERROR: first line of the message" from a W3C error reply
- * {"value":{"error":..,"message":..}}, the line cut short; "" when the reply
- * has neither. */
+/* ": ERROR: MESSAGE" from a W3C error reply {"value":{"error":..,
+ * "message":..}}, cut at SC__GRID_MSG_MAX bytes; "" when the reply has
+ * neither. Its newlines and controls are escaped by sc__err, so the
+ * message stays on the one line that quotes it. */
 static void grid_message(char *buf, size_t size, json_t *reply) {
   json_t *value = json_object_get(reply, "value");
   const char *msg = json_string_value(json_object_get(value, "message"));
   const char *err = json_string_value(json_object_get(value, "error"));
   if (!msg) msg = "";
-  size_t n = strcspn(msg, "\r\n");
+  size_t n = strlen(msg); /* a newline in it is escaped with the rest (sc__err) */
   const char *cut = n > SC__GRID_MSG_MAX ? "..." : "";
   if (n > SC__GRID_MSG_MAX) n = SC__GRID_MSG_MAX;
   snprintf(buf, size, "%s%s%s%.*s%s", err || n ? ": " : "", err ? err : "",

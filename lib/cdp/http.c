@@ -1,6 +1,13 @@
 /* One HTTP request over libwebsockets' HTTP client: DevTools discovery
  * (GET /json/version) and the WebDriver calls of a Selenium Grid (POST and
- * DELETE /session). Small bodies only; the reply is read whole. */
+ * DELETE /session). Small bodies only; the reply is read whole.
+ *
+ * Redirects are ours to follow, never libwebsockets': it would follow a
+ * Location to any host, so a loopback endpoint could send the request (and
+ * a grid's session body) off the machine. A GET follows at most
+ * SC__HTTP_MAX_REDIRECTS, each target checked by the rule the first URL
+ * passed (loopback unless remote hosts are allowed); other methods follow
+ * none (their body is never sent anywhere but the URL the caller named). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +20,8 @@
 #define SC__HTTP_CHUNK 4096
 /* The grid refuses a JSON body whose type does not say utf-8. */
 #define SC__HTTP_JSON_TYPE "application/json; charset=utf-8"
+#define SC__HTTP_MAX_REDIRECTS 4
+#define SC__HTTP_LOCATION_MAX 2048
 
 typedef struct http_state {
   const char *req;     /* request body, NULL for none */
@@ -20,6 +29,7 @@ typedef struct http_state {
   char *body;          /* response body */
   size_t len, cap;
   int status;          /* HTTP status once the headers are in */
+  char location[SC__HTTP_LOCATION_MAX]; /* a 3xx reply's Location, "" for none */
   int done;            /* 1 complete, -1 failed */
   char err[256];
 } http_state;
@@ -105,6 +115,9 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
     break;
   case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
     st->status = (int)lws_http_client_http_response(wsi);
+    if (st->status >= 300 && st->status < 400 &&
+        lws_hdr_copy(wsi, st->location, sizeof st->location, WSI_TOKEN_HTTP_LOCATION) < 0)
+      st->location[0] = '\0'; /* too long: reported as a redirect without a target */
     break;
   case LWS_CALLBACK_RECEIVE_CLIENT_HTTP_READ:
     if (append(st, in, len)) {
@@ -181,6 +194,81 @@ static int check_request(const sc__url *u, const char *method, const char *url,
   return 0;
 }
 
+/* One exchange with url (parsed in *u): *st gets the status, body and
+ * Location. 0 or an error naming method and url. */
+static int one_request(http_state *st, const sc__url *u, const char *method, const char *url,
+                       const char *json_body, double timeout_ms) {
+  memset(st, 0, sizeof *st);
+  if (json_body && *json_body) {
+    st->req = json_body;
+    st->req_len = strlen(json_body);
+  }
+  /* lws sizes its fd table by the fd limit; one socket needs few. */
+  struct lws_context *ctx = sc__lws_context_new(sc__http_protocols, st, 0, 16, timeout_ms);
+  if (!ctx) return sc__err(SC_ENOMEM, "http: cannot create lws context");
+
+  char hosthdr[300];
+  sc__url_host_port(u, hosthdr, sizeof hosthdr);
+  struct lws_client_connect_info ci;
+  memset(&ci, 0, sizeof ci);
+  ci.context = ctx;
+  ci.address = u->host;
+  ci.port = u->port;
+  ci.path = u->path;
+  ci.host = hosthdr;
+  ci.origin = NULL;
+  ci.method = method;
+  ci.alpn = "http/1.1";
+  ci.protocol = sc__http_protocols[0].name;
+  ci.local_protocol_name = sc__http_protocols[0].name;
+  ci.ssl_connection = LCCSCF_HTTP_NO_FOLLOW_REDIRECT; /* ours to decide (top) */
+  if (!lws_client_connect_via_info(&ci) && !st->done) {
+    snprintf(st->err, sizeof st->err, "connect failed");
+    st->done = -1;
+  }
+  run_until(ctx, st, sc__now_ms() + timeout_ms);
+  int timed_out = !st->done;
+  lws_context_destroy(ctx); /* may still report a close: decided above */
+
+  int rc = 0;
+  if (timed_out)
+    rc = sc__err(SC_ETIMEDOUT, "http: %s %s: no response within %.0f ms", method, url,
+                 timeout_ms);
+  else if (st->done < 0)
+    rc = sc__err(SC_EIO, "http: %s %s: %s", method, url, st->err);
+  else if (!st->body && !(st->body = sc__strdup("")))
+    rc = sc__err(SC_ENOMEM, "http: out of memory");
+  if (rc) {
+    sc__free(st->body);
+    st->body = NULL;
+  }
+  return rc;
+}
+
+static int is_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* The URL a redirect from *from names: an absolute http:// URL, or a path
+ * on the same host and port. Into *next (parsed) and buf. */
+static int redirect_target(sc__url *next, char *buf, size_t size, const sc__url *from,
+                           const char *method, const char *url, const char *location) {
+  if (!location[0])
+    return sc__err(SC_EPROTO, "http: %s %s: redirected without a usable Location", method, url);
+  if (location[0] == '/' && location[1] != '/') {
+    char hostport[300];
+    sc__url_host_port(from, hostport, sizeof hostport);
+    if (snprintf(buf, size, "http://%s%s", hostport, location) >= (int)size)
+      return sc__err(SC_EPROTO, "http: %s %s: redirect target too long", method, url);
+  } else if (snprintf(buf, size, "%s", location) >= (int)size) {
+    return sc__err(SC_EPROTO, "http: %s %s: redirect target too long", method, url);
+  }
+  if (sc__url_parse(next, buf))
+    return sc__err(SC_EPROTO, "http: %s %s: redirected to \"%.200s\", not an http:// URL",
+                   method, url, location);
+  return 0;
+}
+
 int sc__http_request(int *status, char **body, const char *method, const char *url,
                      const char *json_body, unsigned flags, double timeout_ms) {
   if (status) *status = 0;
@@ -190,48 +278,36 @@ int sc__http_request(int *status, char **body, const char *method, const char *u
   sc__url u;
   int rc = sc__url_parse(&u, url);
   if (rc || (rc = check_request(&u, method, url, flags))) return rc;
+  double deadline = sc__now_ms() + timeout_ms;
+  char hop_url[SC__HTTP_LOCATION_MAX + 300];
+  const char *cur = url;
   http_state st;
-  memset(&st, 0, sizeof st);
-  if (json_body && *json_body) {
-    st.req = json_body;
-    st.req_len = strlen(json_body);
-  }
-  /* lws sizes its fd table by the fd limit; one socket needs few. */
-  struct lws_context *ctx = sc__lws_context_new(sc__http_protocols, &st, 0, 16, timeout_ms);
-  if (!ctx) return sc__err(SC_ENOMEM, "http: cannot create lws context");
-
-  char hosthdr[300];
-  sc__url_host_port(&u, hosthdr, sizeof hosthdr);
-  struct lws_client_connect_info ci;
-  memset(&ci, 0, sizeof ci);
-  ci.context = ctx;
-  ci.address = u.host;
-  ci.port = u.port;
-  ci.path = u.path;
-  ci.host = hosthdr;
-  ci.origin = NULL;
-  ci.method = method;
-  ci.alpn = "http/1.1";
-  ci.protocol = sc__http_protocols[0].name;
-  ci.local_protocol_name = sc__http_protocols[0].name;
-  if (!lws_client_connect_via_info(&ci) && !st.done) {
-    snprintf(st.err, sizeof st.err, "connect failed");
-    st.done = -1;
-  }
-  run_until(ctx, &st, sc__now_ms() + timeout_ms);
-  int timed_out = !st.done;
-  lws_context_destroy(ctx); /* may still report a close: decided above */
-
-  if (timed_out)
-    rc = sc__err(SC_ETIMEDOUT, "http: %s %s: no response within %.0f ms", method, url,
-                 timeout_ms);
-  else if (st.done < 0)
-    rc = sc__err(SC_EIO, "http: %s %s: %s", method, url, st.err);
-  else if (!st.body && !(st.body = sc__strdup("")))
-    rc = sc__err(SC_ENOMEM, "http: out of memory");
-  if (rc) {
+  for (int hops = 0;; hops++) {
+    double left = deadline - sc__now_ms();
+    if ((rc = one_request(&st, &u, method, cur, json_body, left > 1 ? left : 1))) return rc;
+    if (!is_redirect(st.status)) break;
     sc__free(st.body);
-    return rc;
+    st.body = NULL;
+    sc__url next;
+    if (strcmp(method, "GET") != 0)
+      return sc__err(SC_EPROTO,
+                     "http: %s %s: answered %d (redirect to \"%.200s\"): redirects are "
+                     "not followed for %s",
+                     method, cur, st.status, st.location, method);
+    if (hops == SC__HTTP_MAX_REDIRECTS)
+      return sc__err(SC_EPROTO, "http: GET %s: more than %d redirects", url,
+                     SC__HTTP_MAX_REDIRECTS);
+    char target[sizeof hop_url];
+    if ((rc = redirect_target(&next, target, sizeof target, &u, method, cur, st.location)))
+      return rc;
+    if (check_request(&next, method, target, flags)) {
+      sc__errsave e; /* the refusal, quoted after the redirect that led there */
+      sc__err_save(&e);
+      return sc__err(SC_EINVAL, "http: GET %s: redirected, not followed: %s", url, e.msg);
+    }
+    memcpy(hop_url, target, sizeof hop_url);
+    u = next;
+    cur = hop_url;
   }
   if (status) *status = st.status;
   if (body)

@@ -154,6 +154,9 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
   ci.origin = NULL; /* Chromium refuses an Origin it was not told to allow */
   ci.protocol = NULL;
   ci.ietf_version_or_minus_one = -1;
+  /* A handshake answered with a redirect fails: libwebsockets would follow
+   * it to any host, past the loopback rule (http.c says why). */
+  ci.ssl_connection = LCCSCF_HTTP_NO_FOLLOW_REDIRECT;
   ci.local_protocol_name = sc__ws_protocols[0].name;
   ci.pwsi = &cl->wsi;
   ci.userdata = cl;

@@ -71,11 +71,32 @@ int sc__strmap_put(sc__strmap *m, const char *key, size_t len, size_t val, size_
 /* 1 and *val when key is there, else 0. */
 int sc__strmap_get(const sc__strmap *m, const char *key, size_t len, size_t *val);
 
-/* A copy of s for a one-line message: bytes below 0x20 and 0x7f become
- * \n, \t, \r or \xNN, everything else stays (caller frees; NULL when out
- * of memory). _len: the copy's length. */
+/* A copy of s for a one-line message (escape.c): C0 controls and DEL
+ * become \n, \t, \r or \xNN, C1 controls \u0080..\u009f, bytes that are
+ * not valid UTF-8 \xNN; everything else stays (caller frees; NULL when out
+ * of memory). _len: the copy's length (it differs from strlen(s) exactly
+ * when s has something to escape). _to: into dst of size bytes, cut before
+ * an escape that does not fit, always NUL-terminated; returns its length. */
 char *sc__escape_ctl(const char *s);
 size_t sc__escape_ctl_len(const char *s);
+size_t sc__escape_ctl_to(char *dst, size_t size, const char *s);
+
+/* Geometry on int input, without overflow (any int, INT_MAX included):
+ * non-zero when r is non-empty and lies inside [0, w) x [0, h) (w, h >= 0).
+ * Written as differences, never as r.x + r.w, which overflows for a width
+ * near INT_MAX (issue 25). Every bounds check on a rect goes through it. */
+static inline int sc__rect_within(sc_rect r, int w, int h) {
+  return r.w > 0 && r.h > 0 && r.x >= 0 && r.y >= 0 && w >= 0 && h >= 0 && r.x < w &&
+         r.y < h && r.w <= w - r.x && r.h <= h - r.y;
+}
+
+/* Outputs (outpath.c): 0 when path may be written by a temp-then-rename
+ * (a regular file, or no file in an existing folder); SC_EINVAL naming
+ * path and what it is otherwise ("PATH: not replaced: it is a character
+ * device ..."), SC_EIO when its folder is missing or cannot be looked at.
+ * _dir: dir exists and is a folder (else SC_EIO). */
+int sc__out_check(const char *path);
+int sc__out_check_dir(const char *dir);
 
 /* Read the whole file at path into *out (NUL-terminated, *outlen bytes
  * without the NUL; the caller frees it with sc__free). The file must be a

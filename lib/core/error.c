@@ -22,11 +22,15 @@ SC_EXTERN const char *sc_strerror(int err) {
 
 SC_EXTERN const char *sc_errmsg(void) { return t_msg; }
 
+/* Every message is one line of text whatever it quotes (a path, a
+ * server's message, a scenario's name): escaped here, once, for all. */
 int sc__err(int err, const char *fmt, ...) {
+  char raw[sizeof t_msg];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(t_msg, sizeof t_msg, fmt, ap);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  sc__escape_ctl_to(t_msg, sizeof t_msg, raw);
   return err;
 }
 

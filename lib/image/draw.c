@@ -17,13 +17,17 @@ static void put(sc_image *img, int x, int y, uint32_t rgb) {
 SC_EXTERN int sc_image_draw_rect(sc_image *img, sc_rect r, uint32_t rgb) {
   if (!img) return sc__err(SC_EINVAL, "sc_image_draw_rect: image is NULL");
   if (r.w <= 0 || r.h <= 0) return sc__err(SC_EINVAL, "sc_image_draw_rect: %dx%d", r.w, r.h);
-  for (int x = r.x; x < r.x + r.w; x++) {
-    put(img, x, r.y, rgb);
-    put(img, x, r.y + r.h - 1, rgb);
+  /* edges in long: r.x + r.w may be past INT_MAX; put() skips what is off the image */
+  long x0 = r.x, y0 = r.y, x1 = x0 + r.w - 1, y1 = y0 + r.h - 1;
+  long cx0 = x0 < -1 ? -1 : x0, cx1 = x1 > img->width ? img->width : x1;
+  long cy0 = y0 < -1 ? -1 : y0, cy1 = y1 > img->height ? img->height : y1;
+  for (long x = cx0; x <= cx1; x++) {
+    if (y0 >= 0 && y0 < img->height) put(img, (int)x, (int)y0, rgb);
+    if (y1 >= 0 && y1 < img->height) put(img, (int)x, (int)y1, rgb);
   }
-  for (int y = r.y; y < r.y + r.h; y++) {
-    put(img, r.x, y, rgb);
-    put(img, r.x + r.w - 1, y, rgb);
+  for (long y = cy0; y <= cy1; y++) {
+    if (x0 >= 0 && x0 < img->width) put(img, (int)x0, (int)y, rgb);
+    if (x1 >= 0 && x1 < img->width) put(img, (int)x1, (int)y, rgb);
   }
   return 0;
 }

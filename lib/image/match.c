@@ -74,8 +74,9 @@ SC_EXTERN int sc_image_find(sc_match *out, int max, const sc_image *img, const s
     return sc__err(SC_EINVAL, "sc_image_find: tol must be 0..255 and min_score in (0, 1]");
   if (within.w <= 0 || within.h <= 0) within = (sc_rect){0, 0, img->width, img->height};
   int x0 = within.x < 0 ? 0 : within.x, y0 = within.y < 0 ? 0 : within.y;
-  int x1 = within.x + within.w > img->width ? img->width : within.x + within.w;
-  int y1 = within.y + within.h > img->height ? img->height : within.y + within.h;
+  long wx1 = (long)within.x + within.w, wy1 = (long)within.y + within.h; /* no int overflow */
+  int x1 = wx1 > img->width ? img->width : (int)wx1;
+  int y1 = wy1 > img->height ? img->height : (int)wy1;
   size_t n = 0;
   tpx *t = order_pixels(tpl, &n);
   if (!t) return sc__err(SC_ENOMEM, "sc_image_find: out of memory");

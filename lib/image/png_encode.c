@@ -120,6 +120,10 @@ SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path) {
     snprintf(msg, sizeof msg, "%s", sc_errmsg());
     return sc__err(rc, "%s: %s", path, msg);
   }
+  if ((rc = sc__out_check(path))) { /* only a regular file is replaced */
+    sc__free(buf);
+    return rc;
+  }
   char *tmp = sc__asprintf("%s.tmp", path);
   if (!tmp) {
     sc__free(buf);

@@ -1,5 +1,6 @@
 /* Frames: a capture of a guest rectangle, held decoded or packed, and exact
  * comparisons on them. */
+#include <limits.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -45,8 +46,9 @@ int sc__frame_sub(const sc__frame *f, sc_rect r, sc_rect *out) {
   if (!sc__frame_has(f)) return -1;
   int w, h;
   frame_size(f, &w, &h);
+  if ((long)r.x - f->clip.x < INT_MIN || (long)r.y - f->clip.y < INT_MIN) return -1;
   sc_rect s = {r.x - f->clip.x, r.y - f->clip.y, r.w, r.h};
-  if (s.x < 0 || s.y < 0 || s.w <= 0 || s.h <= 0 || s.x + s.w > w || s.y + s.h > h) return -1;
+  if (!sc__rect_within(s, w, h)) return -1;
   *out = s;
   return 0;
 }

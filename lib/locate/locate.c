@@ -170,9 +170,14 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
   }
   }
   if (l->self.is_region) {
+    /* what the inset leaves of what was found: nothing is the scenario's
+     * fault and looking again will not change it, so not SC_ELOCATE (the
+     * runner retries that) */
+    if (r.w - 2 * l->inset <= 0 || r.h - 2 * l->inset <= 0)
+      return sc__err(SC_ESCENARIO, "locator \"%s\": \"inset\" %d leaves nothing of the %dx%d "
+                     "found at %d,%d", who, l->inset, r.w, r.h, r.x, r.y);
     r = (sc_rect){r.x + l->inset, r.y + l->inset, r.w - 2 * l->inset, r.h - 2 * l->inset};
-    if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > guest->width ||
-        r.y + r.h > guest->height)
+    if (!sc__rect_within(r, guest->width, guest->height))
       return sc__err(SC_ELOCATE, "locator \"%s\": the region lands at %d,%d %dx%d, not inside the "
                      "%dx%d guest", who, r.x, r.y, r.w, r.h, guest->width, guest->height);
     s->regions[l->self.index].r = r;

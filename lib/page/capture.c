@@ -6,7 +6,7 @@
 #include "tab.h"
 
 int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what) {
-  if (r.w <= 0 || r.h <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > p->cw || r.y + r.h > p->ch)
+  if (!sc__rect_within(r, p->cw, p->ch))
     return sc__err(SC_EINVAL, "%s: region %d,%d %dx%d outside the %dx%d canvas", what, r.x, r.y,
                    r.w, r.h, p->cw, p->ch);
   return 0;

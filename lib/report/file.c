@@ -13,11 +13,19 @@ int sc__report_open(sc__report_file *rf, const char *path) {
   memset(rf, 0, sizeof *rf);
   if (!path) return sc__err(SC_EINVAL, "report: NULL path");
   rf->path = path;
+  int rc = sc__out_check(path);
+  if (rc) { /* "PATH: not written: WHY", the path said once */
+    sc__errsave e;
+    sc__err_save(&e);
+    size_t n = strlen(path);
+    const char *why = strncmp(e.msg, path, n) == 0 && !strncmp(e.msg + n, ": ", 2) ? e.msg + n + 2 : e.msg;
+    return sc__err(rc, "%s: not written: %s", path, why);
+  }
   rf->tmp = sc__asprintf("%s.tmp", path);
   if (!rf->tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
   rf->f = fopen(rf->tmp, "w");
   if (!rf->f) {
-    int rc = sc__err(SC_EIO, "%s: not written: cannot create %s: %s", path, rf->tmp,
+    rc = sc__err(SC_EIO, "%s: not written: cannot create %s: %s", path, rf->tmp,
                      strerror(errno));
     sc__free(rf->tmp);
     rf->tmp = NULL;

@@ -65,7 +65,7 @@ void sc__report_put_rest(FILE *f, const sc_step_result *s);
 
 /* "12.3" into buf, or "-" for "none" (negative). */
 const char *sc__report_ms(char *buf, size_t n, double v);
-/* Text on one line, control characters shown as spaces. */
+/* Text on one line, control characters escaped (sc__escape_ctl). */
 void sc__report_put_line(FILE *out, const char *s);
 /* The verdict of a run without "RESULT: " or a newline: "PASS n/n steps
  * verified", "VOID no steps ran", "VOID m of n steps failed[ (why)]". */

@@ -13,7 +13,11 @@ const char *sc__report_ms(char *buf, size_t n, double v) {
 }
 
 void sc__report_put_line(FILE *out, const char *s) {
-  for (; s && *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
+  char *e = s ? sc__escape_ctl(s) : NULL;
+  if (e) fputs(e, out);
+  else if (s) /* out of memory: each control a space, as one line still */
+    for (; *s; s++) fputc((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ? ' ' : *s, out);
+  sc__free(e);
 }
 
 void sc__report_verdict(FILE *out, const sc_run_result *r) {

@@ -84,7 +84,7 @@ int sc__runner_check_guest(sc__runner *r) {
                    s->park.y, w, h);
   for (size_t i = 0; i < s->nregions; i++) {
     sc_rect g = s->regions[i].r;
-    if (!located_here(s, 1, i) && (g.x + g.w > w || g.y + g.h > h))
+    if (!located_here(s, 1, i) && !sc__rect_within(g, w, h))
       return sc__err(SC_EGEOMETRY, "region \"%s\" (%d,%d %dx%d) is outside the %dx%d canvas",
                      s->regions[i].name, g.x, g.y, g.w, g.h, w, h);
   }

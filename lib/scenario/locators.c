@@ -187,6 +187,31 @@ static void load_text(sc__scn *c, json_t *v, sc__locator *l) {
   sc__scn_leave(c);
 }
 
+/* An inset must leave something, as a literal region's must (top.c): of
+ * the size when it is known now ("size", else the template's), else of
+ * the guest, the most any region found at run time can be. */
+static void check_inset(sc__scn *c, const sc__locator *l, long inset) {
+  long w = l->w, h = l->h;
+  if ((w <= 0 || h <= 0) && l->kind == SC__LOC_TEMPLATE && l->tpl) {
+    w = l->tpl->width;
+    h = l->tpl->height;
+  }
+  const sc_scenario *s = c->s;
+  int known = w > 0 && h > 0;
+  if (!known) {
+    w = s->guest_w;
+    h = s->guest_h;
+  }
+  if (w <= 0 || h <= 0 || (w - 2 * inset > 0 && h - 2 * inset > 0)) return;
+  sc__scn_enter(c, "inset");
+  if (known)
+    sc__scn_problem(c, SC__AT_VAL(c), "\"inset\" %ld leaves nothing of %ldx%ld", inset, w, h);
+  else
+    sc__scn_problem(c, SC__AT_VAL(c), "\"inset\" %ld leaves nothing of any region in the %ldx%ld guest",
+                    inset, w, h);
+  sc__scn_leave(c);
+}
+
 static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   json_t *v = c->locs[i].v;
   int is_region = c->locs[i].is_region;
@@ -282,7 +307,10 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   l->w = (int)w;
   l->h = (int)h;
   long inset = 0;
-  if (is_region && sc__scn_integer(c, v, "inset", 0, SC__R_NONNEG, &inset) == 1) l->inset = (int)inset;
+  if (is_region && sc__scn_integer(c, v, "inset", 0, SC__R_NONNEG, &inset) == 1) {
+    l->inset = (int)inset;
+    check_inset(c, l, inset);
+  }
 }
 
 int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {

@@ -238,6 +238,8 @@ static int by_name(const void *a, const void *b) {
 
 SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path) {
   if (!gs || !path) return sc__err(SC_EINVAL, "glyphs: NULL argument");
+  int orc = sc__out_check(path);
+  if (orc) return orc;
   char *tmp = sc__asprintf("%s.tmp", path);
   const sc__glyph **order = sc__malloc((gs->n ? gs->n : 1) * sizeof *order);
   if (!tmp || !order) {

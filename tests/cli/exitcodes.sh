@@ -91,5 +91,9 @@ expect not-base64 notbase64 3 "capture: "
 expect png-larger-than-clip hugepng 3 "declares 4000x3000 for a 300x200 clip"
 expect malformed-message malformed 3 "protocol error: malformed message"
 expect bad-region ok 2 "outside the 300x200 canvas" --region 0,0,400,10 # the user's: 2
+# x + w and y + h past INT_MAX (issue 25): refused as outside, never a wrapped sum (UBSan)
+expect region-overflow-w ok 2 "region 1,1 2147483647x5 outside the 300x200 canvas" --region 1,1,2147483647,5
+expect region-overflow-h ok 2 "outside the 300x200 canvas" --region 1,1,5,2147483647
+expect region-overflow-xy ok 2 "outside the 300x200 canvas" --region 2147483647,2147483647,1,1
 echo "exitcodes: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -461,9 +461,9 @@ static void open_fails_fast_with_what_it_saw(void **st) {
   assert_non_null(strstr(sc_errmsg(), "unchanged for"));
   assert_true(dt < 15000); /* the settled rule, not the 30 s deadline */
 
-  sc_test_reply r[] = {{404, "<html><body>gone</body></html>", 0},
-                       {404, "<html><body>gone</body></html>", 0},
-                       {404, "<html><body>gone</body></html>", 0}};
+  sc_test_reply r[] = {{404, "<html><body>gone</body></html>", 0, NULL},
+                       {404, "<html><body>gone</body></html>", 0, NULL},
+                       {404, "<html><body>gone</body></html>", 0, NULL}};
   sc_test_http h = sc_test_http_start(r, 3);
   char url[64];
   snprintf(url, sizeof url, "http://127.0.0.1:%d/app.html", h.port);

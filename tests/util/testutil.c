@@ -159,11 +159,13 @@ static void http_serve_one(int lfd, int logfd, const sc_test_reply *r) {
   if (r->delay_ms > 0) usleep((useconds_t)r->delay_ms * 1000);
   const char *body = r->body ? r->body : req;
   size_t blen = r->body ? strlen(r->body) : len;
-  char hdr[256];
+  char hdr[2048];
   int n = snprintf(hdr, sizeof hdr,
                    "HTTP/1.1 %d X\r\nContent-Type: application/json; charset=utf-8\r\n"
-                   "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                   r->status, blen);
+                   "%s%s%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
+                   r->status, r->location ? "Location: " : "", r->location ? r->location : "",
+                   r->location ? "\r\n" : "", blen);
+  if (n < 0 || n >= (int)sizeof hdr) _exit(1);
   write_all(fd, hdr, (size_t)n);
   write_all(fd, body, blen);
   close(fd);
@@ -189,6 +191,7 @@ sc_test_http sc_test_http_start(const sc_test_reply *replies, size_t n) {
   s.port = ntohs(a.sin_port);
   s.pid = fork();
   if (s.pid == 0) {
+    alarm(30); /* a test that failed before stopping it leaves no server behind */
     for (size_t i = 0; i < n; i++) http_serve_one(fd, logfd, &replies[i]);
     _exit(0);
   }

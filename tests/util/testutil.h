@@ -58,6 +58,7 @@ typedef struct sc_test_reply {
   int status;
   const char *body;
   int delay_ms; /* wait this long after the request before replying */
+  const char *location; /* a Location header (redirects), NULL for none */
 } sc_test_reply;
 typedef struct sc_test_http {
   int pid;

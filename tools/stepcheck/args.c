@@ -7,14 +7,22 @@
 
 #include "cli.h"
 
+/* Every line the CLI prints about an error quotes something from outside
+ * (an argument, a path, a message): one line, its controls escaped. */
 int cli_err(int code, const char *fmt, ...) {
+  char raw[8192], shown[8192];
   va_list ap;
   va_start(ap, fmt);
-  fputs("stepcheck: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  sc_escape_ctl(shown, sizeof shown, raw);
+  fprintf(stderr, "stepcheck: %s\n", shown);
   return code;
+}
+
+const char *cli_shown(char *buf, size_t n, const char *s) {
+  sc_escape_ctl(buf, n, s);
+  return buf;
 }
 
 int cli_lib_err(int rc, const char *what) {
@@ -28,8 +36,12 @@ int cli_lib_err(int rc, const char *what) {
 
 /* A run that stopped on rc: a locator that found nothing (or two places)
  * is the application not showing what the scenario looks for, like a
- * failed step, and the same every time: not an infrastructure error. */
-int cli_run_exit(int rc) { return rc == SC_ELOCATE ? EXIT_FAIL : EXIT_INFRA; }
+ * failed step, and the same every time: not an infrastructure error. A
+ * scenario that breaks a rule only the screen could show (an inset that
+ * leaves nothing of what a locator found) is the scenario's: 2. */
+int cli_run_exit(int rc) {
+  return rc == SC_ELOCATE ? EXIT_FAIL : rc == SC_ESCENARIO ? EXIT_USAGE : EXIT_INFRA;
+}
 
 int cli_browser_err(int rc, const char *what) {
   const char *m = sc_errmsg();
@@ -124,6 +136,21 @@ int cli_allow_scheme(unsigned *allow, const char *opt, const char *v) {
   else if (!strcmp(v, "http") || !strcmp(v, "https")) *allow |= SC_URL_DEFAULT;
   else return cli_err(EXIT_USAGE, "%s: '%s' is not a scheme that can be allowed (file, data)", opt, v), -1;
   return 0;
+}
+
+int cli_check_output(const char *cmd, const char *opt, const char *path) {
+  if (sc_output_check(path) == 0) return 0;
+  const char *m = sc_errmsg(); /* "PATH: why": the path is said once */
+  size_t n = strlen(path);
+  if (!strncmp(m, path, n) && !strncmp(m + n, ": ", 2)) m += n + 2;
+  cli_err(EXIT_USAGE, "%s: %s %s: %s", cmd, opt, path, m);
+  return -1;
+}
+
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir) {
+  if (sc_output_check_dir(dir) == 0) return 0;
+  cli_err(EXIT_USAGE, "%s: %s %s", cmd, opt, sc_errmsg());
+  return -1;
 }
 
 int cli_check_url(const char *url, unsigned allow) {

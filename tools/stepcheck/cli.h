@@ -9,6 +9,10 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INFRA = 3 };
 
 /* Print "stepcheck: <fmt>" as one line on stderr and return code. */
 int cli_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as one line safe for the terminal (sc_escape_ctl) in buf; returns buf.
+ * For everything printed that came from outside: paths, names, reasons. */
+#define CLI_SHOWN_MAX 4200
+const char *cli_shown(char *buf, size_t n, const char *s);
 /* Map a library error to an exit code (2 for input errors, 3 otherwise) and print it. */
 int cli_lib_err(int rc, const char *what);
 /* An error from launching, attaching to or talking to a browser: 3, also
@@ -63,6 +67,12 @@ int cli_make_dirs(const char *path);
  * policy does not allow (0, or -1 with "--url: ..." printed, exit 2). */
 int cli_allow_scheme(unsigned *allow, const char *opt, const char *v);
 int cli_check_url(const char *url, unsigned allow);
+
+/* Outputs, checked up front (before any browser starts; docs/security.md):
+ * path must be a regular file or a new file in an existing folder, dir an
+ * existing folder. 0, or -1 with "CMD: OPT PATH: why" printed (exit 2). */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+int cli_check_output_dir(const char *cmd, const char *opt, const char *dir);
 
 /* Option value at argv[*i + 1], advancing *i; NULL (with an error printed) if missing. */
 const char *cli_value(int argc, char **argv, int *i);

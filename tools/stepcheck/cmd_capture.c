@@ -100,6 +100,7 @@ int cmd_capture(int argc, char **argv) {
   if (!url) return cli_err(EXIT_USAGE, "capture: --url is required");
   if (!out) return cli_err(EXIT_USAGE, "capture: -o OUT.png is required");
   if (cli_check_url(url, allow) < 0) return EXIT_USAGE;
+  if (cli_check_output("capture", "-o", out) < 0) return EXIT_USAGE;
 
   sc_browser *b = NULL;
   sc_page *p = NULL;
@@ -125,7 +126,9 @@ int cmd_capture(int argc, char **argv) {
     code = cli_lib_err(rc, "write");
     goto done;
   }
-  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms", out, img->width,
+  char shown[CLI_SHOWN_MAX];
+  printf("%s: %dx%d from canvas %dx%d, region %d,%d,%d,%d, %.1f ms",
+         cli_shown(shown, sizeof shown, out), img->width,
          img->height, cw, ch, region.x, region.y, region.w, region.h, ms);
   if (kept >= 0) printf(", %ld pixels kept (the rest transparent)", kept);
   putchar('\n');

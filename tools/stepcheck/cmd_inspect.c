@@ -39,6 +39,7 @@ int cmd_inspect(int argc, char **argv) {
   if (!path || !outp)
     return cli_err(EXIT_USAGE, "usage: stepcheck inspect SCENARIO [--url URL] -o OUT.png");
   if (url && cli_check_url(url, allow) < 0) return EXIT_USAGE;
+  if (cli_check_output("inspect", "-o", outp) < 0) return EXIT_USAGE;
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
   if (rc < 0) return cli_input_err(rc, "inspect");

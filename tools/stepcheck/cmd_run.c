@@ -45,13 +45,16 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
   else
     p->fails++;
   if (p->quiet) return;
+  char id[CLI_SHOWN_MAX], why[CLI_SHOWN_MAX];
+  cli_shown(id, sizeof id, r->step_id);
+  cli_shown(why, sizeof why, r->passed ? "" : r->reason);
   if (p->tty) {
     fprintf(stderr, "\r\033[Kcycle %d/%d  step %-14s  pass %d  fail %d", r->cycle, cycles,
-            r->step_id, p->passes, p->fails);
+            id, p->passes, p->fails);
   } else {
-    fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, r->step_id,
+    fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, id,
             r->passed ? "PASS" : "FAIL", r->passed ? r->verified_ms : r->gesture_ms,
-            r->passed ? "" : ": ", r->passed ? "" : (r->reason ? r->reason : ""));
+            r->passed ? "" : ": ", why);
   }
   fflush(stderr);
 }
@@ -161,6 +164,29 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   return 0;
 }
 
+/* Every output before the scenario is read and any browser starts: the
+ * --report folder (made when missing) and every report file in it or named
+ * on its own (docs/security.md, "Output paths"). */
+static int check_outputs(const cli_run_args *a) {
+  if (a->report && cli_make_dirs(a->report) < 0)
+    return cli_err(EXIT_USAGE, "run: --report %s: %s", a->report, strerror(errno)), -1;
+  if (a->report && cli_check_output_dir("run", "--report", a->report) < 0) return -1;
+  char buf[CLI_REPORT_PATH_MAX];
+  int code = 0;
+  const char *const named[][2] = {
+      {"--report-json", a->json}, {"--junit", a->junit}, {"--jtl", a->jtl}};
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (named[i][1] && cli_check_output("run", named[i][0], named[i][1]) < 0) return -1;
+  const char *in_dir[] = {a->json ? NULL : "report.json", "report.html"};
+  for (size_t i = 0; a->report && i < sizeof in_dir / sizeof in_dir[0]; i++) {
+    if (!in_dir[i]) continue;
+    const char *p = cli_report_file(buf, sizeof buf, a->report, in_dir[i], &code);
+    if (!p) return -1;
+    if (cli_check_output("run", "--report", p) < 0) return -1;
+  }
+  return 0;
+}
+
 int cmd_run(int argc, char **argv) {
   cli_run_args a;
   memset(&a, 0, sizeof a);
@@ -204,8 +230,7 @@ int cmd_run(int argc, char **argv) {
     return cli_err(EXIT_USAGE, "run: --ramp %d needs --every SECONDS", a.ramp);
   if (a.grid && a.nbrowsers)
     return cli_err(EXIT_USAGE, "run: --grid and --browser exclude each other");
-  if (a.report && cli_make_dirs(a.report) < 0)
-    return cli_err(EXIT_USAGE, "run: --report %s: %s", a.report, strerror(errno));
+  if (check_outputs(&a) < 0) return EXIT_USAGE;
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, a.path);
   if (rc < 0) return cli_input_err(rc, "scenario");

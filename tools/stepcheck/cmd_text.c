@@ -46,6 +46,7 @@ int cmd_glyphs(int argc, char **argv) {
   }
   if (!text || !image || !out)
     return cli_err(EXIT_USAGE, "glyphs learn: --text, IMAGE and -o are required");
+  if (cli_check_output("glyphs learn", "-o", out) < 0) return EXIT_USAGE;
   sc_image *img = NULL;
   int code = load_image(&img, image);
   if (code) return code;
@@ -63,8 +64,10 @@ int cmd_glyphs(int argc, char **argv) {
   if (rc == 0) rc = sc_glyphset_save(gs, out);
   if (rc < 0 && !code)
     code = cli_lib_err(rc, "glyphs learn");
-  else if (rc == 0)
-    printf("%s: %zu glyphs\n", out, sc_glyphset_count(gs));
+  else if (rc == 0) {
+    char shown[CLI_SHOWN_MAX];
+    printf("%s: %zu glyphs\n", cli_shown(shown, sizeof shown, out), sc_glyphset_count(gs));
+  }
   sc_glyphset_free(gs);
   sc_image_free(img);
   return code;
@@ -97,7 +100,9 @@ int cmd_ocr(int argc, char **argv) {
   if (rc < 0 && rc != SC_ENOMEM) {
     code = cli_input_err(rc, "ocr --glyphs"); /* unknown set, unreadable file: configuration */
   } else if (rc == 0 && (rc = sc_text_read(&tr, img, region_or_all(&region, img), gs, NULL)) == 0) {
-    printf("%s\t(confidence %.2f, %zu glyphs)\n", tr.text, tr.confidence, tr.nglyphs);
+    char shown[CLI_SHOWN_MAX];
+    printf("%s\t(confidence %.2f, %zu glyphs)\n", cli_shown(shown, sizeof shown, tr.text),
+           tr.confidence, tr.nglyphs);
   } else {
     code = cli_lib_err(rc, "ocr");
   }
@@ -136,9 +141,11 @@ int cmd_read_scale(int argc, char **argv) {
     code = cli_input_err(rc, "read-scale --profile");
   else if (rc < 0)
     code = cli_lib_err(rc, "read-scale");
-  else
-    printf("text \"%s\"  bar %d px  %.6g m/px (+-%.2f%%)\n", rd.text, rd.bar_px,
+  else {
+    char shown[CLI_SHOWN_MAX];
+    printf("text \"%s\"  bar %d px  %.6g m/px (+-%.2f%%)\n", cli_shown(shown, sizeof shown, rd.text), rd.bar_px,
            rd.metres_per_px, rd.rel_err * 100);
+  }
   sc_image_free(img);
   return code;
 }

@@ -297,8 +297,11 @@ static int c_rep_load_html(void) { return sc_report_load_html(NULL, NULL); }
 /* core */
 static int c_core(void) {
   sc_free(NULL);
+  char buf[4] = "x";
   return strcmp(sc_strerror(12345), "unknown error") != 0 || sc_errmsg() == NULL ||
-         sc_version() == NULL;
+         sc_version() == NULL || sc_escape_ctl(NULL, 4, "a") != 0 ||
+         sc_escape_ctl(buf, 0, "a") != 0 || sc_escape_ctl(buf, sizeof buf, NULL) != 0 ||
+         buf[0] != '\0';
 }
 
 #define E(fn) {#fn, WANT_EINVAL, fn}

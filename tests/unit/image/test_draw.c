@@ -5,6 +5,9 @@
 #include <math.h>
 
 #include "stepcheck.h"
+#include <limits.h>
+
+#include "core/core.h"
 
 static sc_image *blank(int w, int h) {
   sc_image *img = NULL;
@@ -52,10 +55,39 @@ static void text_in_the_label_font(void **st) {
   sc_image_free(img);
 }
 
+/* Rects whose right or bottom edge lies past INT_MAX (issue 25): the
+ * bounds check says outside, drawing and searching clip, and nothing
+ * overflows (the sanitizer build fails on a signed overflow). */
+static void huge_rects_do_not_overflow(void **st) {
+  (void)st;
+  assert_true(sc__rect_within((sc_rect){0, 0, 300, 200}, 300, 200));
+  assert_false(sc__rect_within((sc_rect){1, 1, INT_MAX, 5}, 300, 200));
+  assert_false(sc__rect_within((sc_rect){1, 1, 5, INT_MAX}, 300, 200));
+  assert_false(sc__rect_within((sc_rect){INT_MAX, INT_MAX, INT_MAX, INT_MAX}, 300, 200));
+  assert_false(sc__rect_within((sc_rect){INT_MAX, 0, 1, 1}, INT_MAX, 1));
+  assert_true(sc__rect_within((sc_rect){INT_MAX - 1, 0, 1, 1}, INT_MAX, 1));
+  assert_false(sc__rect_within((sc_rect){-1, 0, 1, 1}, 300, 200));
+  assert_false(sc__rect_within((sc_rect){0, 0, 0, 1}, 300, 200));
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 8, 6), 0);
+  assert_int_equal(sc_image_draw_rect(img, (sc_rect){1, 1, INT_MAX, 3}, 0xff0000), 0);
+  assert_int_equal(sc_image_pixel(img, 1, 1) >> 8, 0xff0000); /* the left and top edges */
+  assert_int_equal(sc_image_pixel(img, 7, 1) >> 8, 0xff0000);
+  assert_int_equal(sc_image_pixel(img, 1, 3) >> 8, 0xff0000);
+  assert_int_equal(sc_image_draw_rect(img, (sc_rect){INT_MAX, INT_MAX, INT_MAX, INT_MAX}, 1), 0);
+  sc_image *tpl = NULL;
+  assert_int_equal(sc_image_crop(&tpl, img, (sc_rect){0, 0, 2, 2}), 0);
+  sc_match m[2];
+  assert_true(sc_image_find(m, 2, img, tpl, (sc_rect){1, 1, INT_MAX, INT_MAX}, 0, 0.5) >= 0);
+  sc_image_free(tpl);
+  sc_image_free(img);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(outlines_and_crosses),
       cmocka_unit_test(text_in_the_label_font),
+      cmocka_unit_test(huge_rects_do_not_overflow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

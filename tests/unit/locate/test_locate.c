@@ -168,6 +168,31 @@ static void between_and_off_the_guest(void **st) {
   sc_image_free(img);
 }
 
+/* An inset that validate cannot judge (the size of a "between" is known
+ * only on the screen) but that leaves nothing of what was found: refused
+ * at once as the scenario's (SC_ESCENARIO, which the runner does not
+ * retry), never a region of negative size nor "not found" (issue 25). */
+static void an_inset_that_leaves_nothing_is_the_scenarios(void **st) {
+  (void)st;
+  sc_image *img = guest();
+  char json[1024], name[512];
+  snprintf(name, sizeof name, "%s", sc_test_fixture("mapapp/small.json"));
+  snprintf(json, sizeof json, K_SMALL, 10);
+  char *at = strstr(json, "\"inset\": 1}"); /* span: 712x446 found; 300 leaves nothing */
+  assert_non_null(at);
+  char fixed[1100];
+  snprintf(fixed, sizeof fixed, "%.*s\"inset\": 300}%s", (int)(at - json), json, at + strlen("\"inset\": 1}"));
+  sc_scenario *s = NULL, *r = NULL;
+  sc_located **f = NULL;
+  size_t n = 0;
+  if (sc_scenario_parse(&s, fixed, name) != 0) fail_msg("%s", sc_errmsg()); /* 600 < 900: valid */
+  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0), SC_ESCENARIO);
+  if (!strstr(sc_errmsg(), "locator \"span\": \"inset\" 300 leaves nothing of the 712x446 found at 618,90"))
+    fail_msg("%s", sc_errmsg());
+  sc_scenario_free(s);
+  sc_image_free(img);
+}
+
 /* fixtures/mapapp/text-locators.json: the buildings found by their house
  * numbers and the Selection panel by its title, read with glyph sets; the
  * same places the templates and the literal region give. */
@@ -221,6 +246,7 @@ int main(void) {
       cmocka_unit_test(found_and_every_gesture_moved),
       cmocka_unit_test(not_found_and_ambiguous_name_the_locator),
       cmocka_unit_test(between_and_off_the_guest),
+      cmocka_unit_test(an_inset_that_leaves_nothing_is_the_scenarios),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

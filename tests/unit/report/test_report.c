@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -422,6 +423,50 @@ static void a_full_disk_names_the_report(void **st) {
   free(fx);
 }
 
+/* A report path naming a device, a FIFO or a directory (or a link to one)
+ * is refused before anything is written: the rename would have replaced a
+ * device with a regular file (issue 25). The device is a node in the test's
+ * folder (mknod as root) and a link to /dev/null; /dev/null stays a device. */
+static void a_device_is_never_replaced(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char node[512], link[512], fifo[512], sub[512], tmp[600];
+  snprintf(node, sizeof node, "%s/null-node", dir);
+  snprintf(link, sizeof link, "%s/null-link", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  snprintf(sub, sizeof sub, "%s/folder", dir);
+  int have_node = geteuid() == 0 && mknod(node, S_IFCHR | 0666, makedev(1, 3)) == 0;
+  assert_int_equal(symlink("/dev/null", link), 0);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  assert_int_equal(mkdir(sub, 0700), 0);
+  alarm(10); /* a writer blocked on the FIFO fails here */
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl, sc_report_html};
+  const char *paths[] = {node, link, fifo, sub};
+  for (size_t i = 0; i < 4; i++) {
+    for (size_t k = have_node ? 0 : 1; k < 4; k++) {
+      assert_int_equal(ws[i](paths[k], &fx->run), SC_EINVAL);
+      const char *m = sc_errmsg();
+      if (strncmp(m, paths[k], strlen(paths[k])) != 0 || !strstr(m, ": not written: ") ||
+          !strstr(m, "not replaced") || strchr(m, '\n'))
+        fail_msg("writer %zu on %s: %s", i, paths[k], m);
+      snprintf(tmp, sizeof tmp, "%s.tmp", paths[k]);
+      struct stat sb;
+      assert_int_equal(lstat(tmp, &sb), -1);
+    }
+  }
+  alarm(0);
+  struct stat sb;
+  if (have_node) assert_true(lstat(node, &sb) == 0 && S_ISCHR(sb.st_mode));
+  assert_true(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+  assert_true(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode));
+  assert_true(lstat(sub, &sb) == 0 && S_ISDIR(sb.st_mode));
+  assert_true(lstat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
 typedef struct write_call {
   writer w;
   const char *path;
@@ -465,6 +510,7 @@ int main(void) {
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
       cmocka_unit_test(a_full_disk_names_the_report),
+      cmocka_unit_test(a_device_is_never_replaced),
       cmocka_unit_test(alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
