@@ -8,10 +8,11 @@
 #include "scenario/locators.h"
 #include "scenario/scn.h"
 
-static const char *const K_POINT[] = {"template", "tol",  "score",  "within", "at",
-                                      "from",     "text", "glyphs", "offset", NULL};
-static const char *const K_REGION[] = {"template", "tol",  "score",  "within", "offset", "size",
-                                       "from",     "text", "glyphs", "between", "inset", NULL};
+static const char *const K_POINT[] = {"template", "tol",  "score",  "margin", "within", "at",
+                                      "from",     "text", "glyphs", "offset", "hint",   NULL};
+static const char *const K_REGION[] = {"template", "tol",    "score",  "margin", "within",
+                                       "offset",   "size",   "from",   "text",   "glyphs",
+                                       "between",  "inset",  "hint",   NULL};
 static const char *const KINDS[] = {"template", "text", "from", "between", NULL};
 
 #define SC__LOC_TOL 48
@@ -23,6 +24,7 @@ void sc__locators_free(struct sc_locators *l) {
     sc__free(l->v[i].path);
     sc_image_free(l->v[i].tpl);
     sc__free(l->v[i].text);
+    sc__free(l->v[i].hint);
     sc_glyphset_free(l->v[i].gs);
   }
   sc__free(l->v);
@@ -128,6 +130,10 @@ static void load_template(sc__scn *c, json_t *v, sc__locator *l) {
   const sc_scenario *s = c->s;
   if (rc == SC_ENOMEM) c->oom = 1;
   else if (rc) sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\": %s", file, sc_errmsg());
+  else if ((double)l->tpl->width * l->tpl->height > SC_SEARCH_MAX_TEMPLATE_PIXELS)
+    sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\" (%dx%d) is larger than %d pixels: a "
+                    "search for it would be slow; cut a smaller, distinctive part", file,
+                    l->tpl->width, l->tpl->height, SC_SEARCH_MAX_TEMPLATE_PIXELS);
   else if (s->guest_w > 0 && (l->tpl->width > s->guest_w || l->tpl->height > s->guest_h))
     sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\" (%dx%d) is larger than the guest (%dx%d)",
                     file, l->tpl->width, l->tpl->height, s->guest_w, s->guest_h);
@@ -194,6 +200,7 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   l->within = -1;
   l->tol = SC__LOC_TOL;
   l->score = SC__LOC_SCORE;
+  l->margin = SC_SEARCH_MARGIN;
   sc__scn_keys(c, v, is_region ? K_REGION : K_POINT);
   const char *kind = NULL;
   int nk = 0;
@@ -217,10 +224,16 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
         sc__scn_problem(c, SC__AT_VAL(c), "\"score\" must be from 0.5 to 1 (a match needs most of the template)");
         sc__scn_leave(c);
       }
+      if (sc__scn_number(c, v, "margin", 0, SC__R_UNIT, &l->margin) == 1 && l->margin > 0.5) {
+        sc__scn_enter(c, "margin");
+        sc__scn_problem(c, SC__AT_VAL(c), "\"margin\" must be from 0 to 0.5 (how much the best place "
+                        "must beat every other)");
+        sc__scn_leave(c);
+      }
     } else {
       l->kind = SC__LOC_TEXT;
       load_text(c, v, l);
-      static const char *const tpl_only[] = {"tol", "score", NULL};
+      static const char *const tpl_only[] = {"tol", "score", "margin", NULL};
       for (const char *const *k = tpl_only; *k; k++)
         if (json_object_get(v, *k)) {
           sc__scn_enter(c, *k);
@@ -229,6 +242,7 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
           sc__scn_leave(c);
         }
     }
+    sc__scn_strdup(c, v, "hint", 0, &l->hint);
     json_t *in = json_object_get(v, "within");
     if (in) {
       sc__scn_enter(c, "within");

@@ -34,6 +34,7 @@ typedef struct sc__locator {
   sc_image *tpl;
   int tol;           /* max abs difference per channel, default 48 */
   double score;      /* fraction of template pixels that must match, default 0.99 */
+  double margin;     /* the best place beats every other by more, default SC_SEARCH_MARGIN */
   int within;        /* region index to search in, -1 = the whole guest */
   /* text: the words, and the glyph set they are read with (path: as
    * written, a file resolved against the scenario's directory or a
@@ -51,6 +52,7 @@ typedef struct sc__locator {
   int has_offset;
   int w, h;
   int inset;
+  char *hint;        /* added to "not found" messages (template, text), or NULL */
 } sc__locator;
 
 /* A step's point reference (click, move, wheel "at", key "at") or park,
