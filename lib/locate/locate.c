@@ -96,9 +96,11 @@ static int template_place(const sc_scenario *s, const sc__locator *l, const sc_i
   int filled = 0;
   int n = sc_image_search(best, SC__LOC_SHOW, &filled, guest, l->tpl, &o);
   if ((n == SC_ETOOBIG || n == SC_ETIMEDOUT) && miss) miss->final = 1;
-  if (n == SC_ETOOBIG || n == SC_ETIMEDOUT) /* the message says which */
-    return sc__err(SC_ELOCATE, "locator \"%s\": template %s%s: %s", who, l->path, where,
-                   sc_errmsg());
+  if (n == SC_ETOOBIG || n == SC_ETIMEDOUT) { /* the message says which */
+    char why[256];
+    snprintf(why, sizeof why, "%s", sc_errmsg()); /* not formatted into itself */
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s%s: %s", who, l->path, where, why);
+  }
   if (n < 0) return n;
   note_miss(miss, best, filled, l->tpl->width, l->tpl->height);
   list_places(list, sizeof list, best, filled);
