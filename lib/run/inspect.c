@@ -130,6 +130,10 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
   for (size_t i = 0; drc == 0 && partial && i < nfound; i++)
     if (!found[i]->is_region) drc = sc__labels_mark(&L, found[i]->p);
   if (drc == 0 && s->has_park) drc = sc__labels_mark(&L, s->park);
+  for (int i = 0; drc == 0 && partial && i < miss.ncand; i++) {
+    sc_rect c = miss.cand[i];
+    drc = sc__labels_block(&L, (sc_rect){c.x - 1, c.y - 1, c.w + 2, c.h + 2});
+  }
   for (size_t i = 0; i < nfound; i++) /* a point's template match */
     if (!found[i]->is_region && found[i]->r.w > 0) sc_image_draw_rect(img, found[i]->r, POINT_RGB);
   for (size_t i = 0; drc >= 0 && i < s->nregions; i++) {

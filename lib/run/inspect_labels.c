@@ -47,6 +47,8 @@ int sc__labels_mark(sc__labels *L, sc_point p) {
                            2 * SC__LABEL_MARK + 1, 2 * SC__LABEL_MARK + 1});
 }
 
+int sc__labels_block(sc__labels *L, sc_rect r) { return take(L, r); }
+
 static int free_at(const sc__labels *L, sc_rect r) {
   if (r.x < 0 || r.y < 0 || r.x + r.w > L->w || r.y + r.h > L->h) return 0;
   for (size_t i = 0; i < L->n; i++)

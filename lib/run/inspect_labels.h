@@ -18,6 +18,8 @@ void sc__labels_init(sc__labels *L, int w, int h);
 void sc__labels_free(sc__labels *L);
 /* Keep the box around a marked point free of labels. 0 or SC_ENOMEM. */
 int sc__labels_mark(sc__labels *L, sc_point p);
+/* Keep rectangle r free of labels (a candidate's outline). 0 or SC_ENOMEM. */
+int sc__labels_block(sc__labels *L, sc_rect r);
 /* Draw text near (ax, ay) where it overlaps no label and no marked point:
  * 1 drawn, 0 no free place (counted in dropped), SC_ENOMEM. */
 int sc__labels_place(sc__labels *L, sc_image *img, int ax, int ay, const char *text,
