@@ -9,9 +9,8 @@
  * down to min_score - margin, so every place that scores within margin of
  * the best is seen with its exact score, and the template is found only
  * when the best scores min_score and no other place is within margin of
- * it. When nothing matches, near misses for the message are looked for on
- * the template's SC__NEAR_SAMPLE most distinctive pixels with a rising
- * threshold and rescored exactly (a diagnosis, never a verdict). */
+ * it. When nothing matches, near misses for the message are looked for
+ * with a rising threshold in the time left (a diagnosis, never a verdict). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +24,7 @@
 /* Pixel reads between two looks at the clock and the cancel flag: a few ms
  * even when every read misses the cache (a large template read in rank order). */
 #define SC__SEARCH_CHECK_READS (1ul << 16)
-/* Near misses: pixels a position is first scored on, and places kept. */
-#define SC__NEAR_SAMPLE 128
+/* Near misses: places kept while looking for them. */
 #define SC__NEAR_KEEP 16
 /* Standard deviations of difference that noise is allowed (is_rival). */
 #define SC__NOISE_Z 2.0
@@ -193,11 +191,11 @@ static void keep_best(sc_match *top, size_t *nt, size_t k, sc_match c, const sc_
   top[at] = c;
 }
 
-/* Near misses when nothing matched: the best places on a sample of the
- * template's most distinctive pixels, rescored exactly. Stops quietly at
- * the deadline or a cancel (what was seen so far is kept). */
+/* Near misses when nothing matched: the best SC__NEAR_KEEP places, each
+ * position given up as soon as it cannot beat the worst kept. Stops
+ * quietly at the deadline or a cancel (what was seen so far is kept). */
 static size_t near_misses(sc_match *top, scan *s) {
-  size_t use = s->n < SC__NEAR_SAMPLE ? s->n : SC__NEAR_SAMPLE, nt = 0;
+  size_t use = s->n, nt = 0;
   int stop = 0;
   for (int y = s->y0; y + s->tpl->height <= s->y1 && !stop; y++)
     for (int x = s->x0; x + s->tpl->width <= s->x1; x++) {
@@ -210,8 +208,6 @@ static size_t near_misses(sc_match *top, scan *s) {
         keep_best(top, &nt, SC__NEAR_KEEP, (sc_match){x, y, (double)(use - miss) / (double)use},
                   s->tpl);
     }
-  for (size_t i = 0; i < nt; i++)
-    top[i].score = (double)(s->n - misses(s, top[i].x, top[i].y, s->n, s->n)) / (double)s->n;
   return distinct(top, nt, s->tpl);
 }
 
