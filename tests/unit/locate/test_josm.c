@@ -139,6 +139,29 @@ static void margin_on_real_captures(void **st) {
   assert_non_null(strstr(sc_errmsg(), "found in 2 places: (43,390) 1.000, (14,265) 0.901"));
 }
 
+/* The shipped examples/josm/josm.json on a screen without its bundled
+ * data (here: the panel column only): the "not found" message names the
+ * best candidates with their scores and the locator's hint. */
+static void shipped_example_says_what_it_needs(void **st) {
+  (void)st;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/../examples/josm/josm.json", sc_test_fixture("."));
+  sc_scenario *s = NULL;
+  if (sc_scenario_load(&s, path) < 0) fail_msg("%s", sc_errmsg());
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_load_png(&img, sc_test_fixture("josm/panels-1600x900.png"), NULL), 0);
+  sc_scenario *r = NULL;
+  sc_located **f = NULL;
+  size_t n = 0;
+  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0, NULL, NULL), SC_ELOCATE);
+  const char *m = sc_errmsg();
+  if (!strstr(m, "cafe-corner.png not found (no place with 88% of its pixels within 48; best: ("))
+    fail_msg("%s", m);
+  assert_non_null(strstr(m, "); building A is the one the bundled map tags amenity=cafe"));
+  sc_image_free(img);
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(eye_found_at_both_sizes),
@@ -146,6 +169,7 @@ int main(void) {
       cmocka_unit_test(header_buttons_are_ambiguous),
       cmocka_unit_test(house_labels_are_too_small_to_decide),
       cmocka_unit_test(margin_on_real_captures),
+      cmocka_unit_test(shipped_example_says_what_it_needs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
