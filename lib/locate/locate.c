@@ -158,7 +158,7 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
   int rc;
   switch (l->kind) {
   case SC__LOC_TEMPLATE: {
-    sc_match m;
+    sc_match m = {0, 0, 0};
     if ((rc = template_place(s, l, guest, cancel, &m, miss)) < 0) return rc;
     score = m.score;
     from = (sc_rect){m.x, m.y, l->tpl->width, l->tpl->height};
@@ -170,6 +170,7 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
   }
   case SC__LOC_TEXT: {
     sc_text_match m;
+    memset(&m, 0, sizeof m);
     if ((rc = text_place(s, l, guest, &m, miss)) < 0) return rc;
     score = m.confidence;
     from = m.box;
@@ -185,6 +186,30 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
     else p = (sc_point){s->points[l->a.index].p.x + l->dx, s->points[l->a.index].p.y + l->dy};
     r = (sc_rect){(int)floor(p.x), (int)floor(p.y), l->w, l->h};
     break;
+  case SC__LOC_CENTRE:
+    from = s->regions[l->a.index].r;
+    p = (sc_point){from.x + from.w / 2.0, from.y + from.h / 2.0};
+    break;
+  case SC__LOC_QUIET: {
+    from = s->regions[l->a.index].r;
+    sc_rect n = l->nmore ? rect_of(s, l->more[0]) : from;
+    sc_point anchor = l->nmore && !l->more[0].is_region ? s->points[l->more[0].index].p
+                                                        : (sc_point){n.x + n.w / 2.0, n.y + n.h / 2.0};
+    uint32_t bg = 0;
+    rc = sc__quiet_spot(&p, &bg, guest, from, anchor, l->radius, l->tol);
+    if (rc == SC_ENOMEM) return sc__err(SC_ENOMEM, "locate: out of memory");
+    if (rc == SC_EINVAL)
+      return sc__err(SC_ELOCATE, "locator \"%s\": region \"%s\" (%d,%d %dx%d) is not inside the "
+                     "%dx%d guest", who, s->regions[l->a.index].name, from.x, from.y, from.w,
+                     from.h, guest->width, guest->height);
+    if (rc < 0)
+      return sc__err(SC_ELOCATE, "locator \"%s\": no quiet spot in region \"%s\" (%d,%d %dx%d): "
+                     "every place has ink (farther than %d from the background #%06x) within %d "
+                     "px; a smaller \"radius\" or a larger \"tol\"?", who,
+                     s->regions[l->a.index].name, from.x, from.y, from.w, from.h, l->tol,
+                     (unsigned)bg, l->radius);
+    break;
+  }
   case SC__LOC_BETWEEN: {
     sc_rect a = rect_of(s, l->a);
     int x0 = a.x, y0 = a.y, x1 = a.x + a.w, y1 = a.y + a.h;

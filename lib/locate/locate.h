@@ -37,4 +37,12 @@ int sc__locate(sc_scenario **out, sc_located ***found, size_t *n, const sc_scena
                const sc_image *guest, int cycle, volatile int *cancel, sc__locate_miss *miss);
 void sc__located_free(sc_scenario *resolved);
 
+/* The quiet spot of region r (inside img) nearest near: the centre of a
+ * pixel around which no ink lies in the (2 radius + 1) square, the square
+ * inside r; ink is a pixel farther than tol (any channel) from r's most
+ * common colour (*bg, 0xRRGGBB). 0; SC_ENOTFOUND when no such pixel;
+ * SC_EINVAL for r not inside img; SC_ENOMEM. No message set (quiet.c). */
+int sc__quiet_spot(sc_point *out, uint32_t *bg, const sc_image *img, sc_rect r, sc_point near,
+                   int radius, int tol);
+
 #endif

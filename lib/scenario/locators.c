@@ -8,15 +8,26 @@
 #include "scenario/locators.h"
 #include "scenario/scn.h"
 
-static const char *const K_POINT[] = {"template", "tol",  "score",  "margin", "within", "at",
-                                      "from",     "text", "glyphs", "offset", "hint",   NULL};
+static const char *const K_POINT[] = {"template", "tol",    "score",  "margin", "within",
+                                      "at",       "from",   "text",   "glyphs", "offset",
+                                      "hint",     "centre", "quiet",  "near",   "radius", NULL};
 static const char *const K_REGION[] = {"template", "tol",    "score",  "margin", "within",
                                        "offset",   "size",   "from",   "text",   "glyphs",
                                        "between",  "inset",  "hint",   NULL};
-static const char *const KINDS[] = {"template", "text", "from", "between", NULL};
+static const char *const KINDS[] = {"template", "text", "from", "between", "centre", "quiet", NULL};
+/* Kinds for points only, regions only. */
+static int kind_fits(const char *k, int is_region) {
+  if (!strcmp(k, "between")) return is_region;
+  if (!strcmp(k, "centre") || !strcmp(k, "quiet")) return !is_region;
+  return 1;
+}
 
 #define SC__LOC_TOL 48
 #define SC__LOC_SCORE 0.99
+/* Quiet spots: default radius (px) and colour tolerance from the background. */
+#define SC__QUIET_RADIUS 8
+#define SC__QUIET_RADIUS_MAX 200
+#define SC__QUIET_TOL 24
 
 void sc__locators_free(struct sc_locators *l) {
   if (!l) return;
@@ -205,11 +216,53 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   const char *kind = NULL;
   int nk = 0;
   for (const char *const *k = KINDS; *k; k++)
-    if (json_object_get(v, *k) && (is_region || strcmp(*k, "between") != 0)) kind = kind ? kind : *k, nk++;
+    if (json_object_get(v, *k) && kind_fits(*k, is_region)) kind = kind ? kind : *k, nk++;
   if (nk != 1) {
     sc__scn_problem(c, SC__AT_VAL(c), "a %s locator has exactly one of %s", is_region ? "region" : "point",
                     is_region ? "\"template\", \"text\", \"from\", \"between\""
-                              : "\"template\", \"text\", \"from\"");
+                              : "\"template\", \"text\", \"from\", \"centre\", \"quiet\"");
+    return;
+  }
+  if (!strcmp(kind, "centre") || !strcmp(kind, "quiet")) {
+    int centre = !strcmp(kind, "centre");
+    l->kind = centre ? SC__LOC_CENTRE : SC__LOC_QUIET;
+    sc__scn_enter(c, kind);
+    int r = sc__scn_region_ref(c, json_object_get(v, kind), kind);
+    sc__scn_leave(c);
+    l->a = (sc__ref){1, r < 0 ? 0 : r};
+    if (centre) {
+      static const char *const not_centre[] = {"near", "radius", "tol", NULL};
+      for (const char *const *k = not_centre; *k; k++)
+        if (json_object_get(v, *k)) {
+          sc__scn_enter(c, *k);
+          sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" is for \"quiet\" locators", *k);
+          sc__scn_leave(c);
+        }
+      return;
+    }
+    json_t *near = json_object_get(v, "near");
+    if (near) {
+      sc__scn_enter(c, "near");
+      if (ref(c, near, "near", &l->more[0]) == 0) l->nmore = 1;
+      sc__scn_leave(c);
+    }
+    long radius = SC__QUIET_RADIUS, tol = SC__QUIET_TOL;
+    if (sc__scn_integer(c, v, "radius", 0, SC__R_NONNEG, &radius) == 1 &&
+        (radius < 1 || radius > SC__QUIET_RADIUS_MAX)) {
+      sc__scn_enter(c, "radius");
+      sc__scn_problem(c, SC__AT_VAL(c), "\"radius\" must be from 1 to %d", SC__QUIET_RADIUS_MAX);
+      sc__scn_leave(c);
+    }
+    sc__scn_integer(c, v, "tol", 0, SC__R_BYTE, &tol);
+    l->radius = (int)radius;
+    l->tol = (int)tol;
+    static const char *const tpl_only[] = {"score", "margin", "within", "at", "offset", NULL};
+    for (const char *const *k = tpl_only; *k; k++)
+      if (json_object_get(v, *k)) {
+        sc__scn_enter(c, *k);
+        sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" is not for \"quiet\" locators", *k);
+        sc__scn_leave(c);
+      }
     return;
   }
   double w = 0, h = 0;
@@ -308,9 +361,10 @@ int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {
 /* What l needs found first: up to SC__LOC_ANCHORS + 1 locators. */
 static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
   int k = 0, d;
-  if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN)
+  if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_CENTRE ||
+      l->kind == SC__LOC_QUIET)
     if ((d = sc__locator_of(all, n, l->a)) >= 0) out[k++] = d;
-  for (int i = 0; l->kind == SC__LOC_BETWEEN && i < l->nmore; i++)
+  for (int i = 0; (l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_QUIET) && i < l->nmore; i++)
     if ((d = sc__locator_of(all, n, l->more[i])) >= 0) out[k++] = d;
   if (l->within >= 0 && (d = sc__locator_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
   return k;
@@ -369,7 +423,8 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
     sc__scn_enter(c, sect);
     sc__scn_enter(c, c->locs[i].name);
     sc__scn_problem(c, SC__AT_VAL(c), "%s \"%s\": its locator depends on itself (through \"from\", "
-                    "\"between\" or \"within\")", sect, c->locs[i].name);
+                    "\"between\", \"within\", \"centre\", \"quiet\" or \"near\")", sect,
+                    c->locs[i].name);
     sc__scn_leave(c);
     sc__scn_leave(c);
     L->v[placed++] = all[i]; /* owned by L from here, for freeing */
@@ -379,6 +434,7 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
       sc__free(all[i].path);
       sc_image_free(all[i].tpl);
       sc__free(all[i].text);
+      sc__free(all[i].hint);
       sc_glyphset_free(all[i].gs);
     }
   sc__free(state);

@@ -15,7 +15,10 @@ typedef enum sc__loc_kind {
   SC__LOC_TEMPLATE = 1, /* a PNG cut from a capture, matched with a tolerance */
   SC__LOC_FROM,         /* an offset from another point or region */
   SC__LOC_BETWEEN,      /* the rectangle spanning two points or regions */
-  SC__LOC_TEXT          /* words read with a glyph set (sc_text_find) */
+  SC__LOC_TEXT,         /* words read with a glyph set (sc_text_find) */
+  SC__LOC_CENTRE,       /* a point: the centre of region a */
+  SC__LOC_QUIET         /* a point in region a with no ink within radius, nearest
+                           more[0] (nmore 1) or else the region's centre */
 } sc__loc_kind;
 
 /* A point or a region of the scenario, by index. */
@@ -53,6 +56,7 @@ typedef struct sc__locator {
   int w, h;
   int inset;
   char *hint;        /* added to "not found" messages (template, text), or NULL */
+  int radius;        /* quiet: px around the point with no ink (tol: from the background) */
 } sc__locator;
 
 /* A step's point reference (click, move, wheel "at", key "at") or park,

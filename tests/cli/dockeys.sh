@@ -88,7 +88,7 @@ for row in table_rows("| form |" + loc.split("| form | for | found as |", 1)[1])
         documented.add(k)
         s = json.loads(json.dumps(base))
         l = {"template": "templates/eye.png", "text": "X", "glyphs": "ui.glyphs",
-             "from": "park", "between": ["park", "map_centre"]}
+             "from": "park", "between": ["park", "map_centre"], "centre": "map", "quiet": "map"}
         one = {kind: l[kind]}
         one[k] = one.get(k, 1)
         (s["regions"] if row[1] == "region" else s["points"])["it"] = one
