@@ -86,7 +86,7 @@ static void identical_buildings_are_never_found(void **st) {
   int lucky = 0, ambiguous = 0;
   for (size_t s = 0; s < sizeof sigma / sizeof sigma[0]; s++)
     for (int blocky = 0; blocky < 2; blocky++)
-      for (unsigned seed = 1; seed <= 2; seed++) {
+      for (unsigned seed = 1; seed <= 1; seed++) {
         sc_image *t = NULL, *img = grid(&t, sigma[s], blocky, -1, seed * 7919 + (unsigned)s);
         for (size_t k = 0; k < sizeof scores / sizeof scores[0]; k++) {
           sc_match m[4];
@@ -112,7 +112,7 @@ static void identical_buildings_are_never_found(void **st) {
         sc_image_free(img);
         sc_image_free(t);
       }
-  assert_true(ambiguous > 30);
+  assert_true(ambiguous > 15);
   assert_true(lucky > 0); /* the trap is real: the old rule falls into it */
 }
 
