@@ -189,12 +189,12 @@ static void bounded_by_size_time_and_cancel(void **st) {
   int filled = 0;
   assert_int_equal(sc_image_search(m, 3, &filled, img, big, &o), SC_ETOOBIG);
   assert_non_null(strstr(sc_errmsg(), "larger than 65536 pixels"));
-  o.time_limit_ms = 150;
+  o.time_limit_ms = 150; /* of CPU: at least that long, and not much longer when idle */
   double t0 = now_ms();
   assert_int_equal(sc_image_search(m, 3, &filled, img, t, &o), SC_ETIMEDOUT);
   double took = now_ms() - t0;
-  assert_true(took >= 150 && took < 400);
-  assert_non_null(strstr(sc_errmsg(), "took more than 150 ms"));
+  assert_true(took >= 150 && took < 5000);
+  assert_non_null(strstr(sc_errmsg(), "took more than 150 ms of CPU"));
   volatile int stop = 1;
   o.time_limit_ms = 60000;
   o.cancel = &stop;
