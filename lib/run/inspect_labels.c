@@ -15,6 +15,8 @@
 /* Rings of places tried around an anchor, SC__LABEL_STEP px apart. */
 #define SC__LABEL_RINGS 12
 #define SC__LABEL_STEP 10
+/* Space kept after a label, so two side by side do not read as one word. */
+#define SC__LABEL_GAP 4
 
 static int hits(sc_rect a, sc_rect b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -49,10 +51,12 @@ int sc__labels_mark(sc__labels *L, sc_point p) {
 
 int sc__labels_block(sc__labels *L, sc_rect r) { return take(L, r); }
 
+/* r inside the picture and, with its gap, clear of everything taken. */
 static int free_at(const sc__labels *L, sc_rect r) {
   if (r.x < 0 || r.y < 0 || r.x + r.w > L->w || r.y + r.h > L->h) return 0;
+  sc_rect g = {r.x, r.y, r.w + SC__LABEL_GAP, r.h + 1};
   for (size_t i = 0; i < L->n; i++)
-    if (hits(r, L->taken[i])) return 0;
+    if (hits(g, L->taken[i])) return 0;
   return 1;
 }
 
@@ -68,7 +72,7 @@ int sc__labels_place(sc__labels *L, sc_image *img, int ax, int ay, const char *t
       int y = dir[d][1] > 0 ? ay + 2 + off : dir[d][1] < 0 ? ay - h - 2 - off : ay - h / 2;
       sc_rect r = {x, y, w, h};
       if (!free_at(L, r)) continue;
-      if (take(L, r) < 0) return SC_ENOMEM;
+      if (take(L, (sc_rect){r.x, r.y, r.w + SC__LABEL_GAP, r.h + 1}) < 0) return SC_ENOMEM;
       sc_image_draw_text(img, x + 1, y + 1, text, rgb, bg);
       return 1;
     }
