@@ -23,7 +23,9 @@ static int tick_len(int v) { return v % 100 == 0 ? 8 : v % 50 == 0 ? 5 : 2; }
 static int ruler(sc_image *img, sc__labels *L) {
   char num[16];
   for (int x = 0; x < img->width; x += SC__RULER_TICK) {
+    /* white beside black: seen on a light menu bar and on a dark map */
     sc_image_draw_rect(img, (sc_rect){x, 0, 1, tick_len(x)}, RULER_RGB);
+    sc_image_draw_rect(img, (sc_rect){x + 1, 0, 1, tick_len(x)}, LABEL_BG);
     if (x % 100 == 0 && x > 0) {
       snprintf(num, sizeof num, "%d", x);
       sc_image_draw_text(img, x + 2, 2, num, RULER_RGB, LABEL_BG);
@@ -31,6 +33,7 @@ static int ruler(sc_image *img, sc__labels *L) {
   }
   for (int y = 0; y < img->height; y += SC__RULER_TICK) {
     sc_image_draw_rect(img, (sc_rect){0, y, tick_len(y), 1}, RULER_RGB);
+    sc_image_draw_rect(img, (sc_rect){0, y + 1, tick_len(y), 1}, LABEL_BG);
     if (y % 100 == 0 && y > 0) {
       snprintf(num, sizeof num, "%d", y);
       sc_image_draw_text(img, 2, y + 2, num, RULER_RGB, LABEL_BG);
