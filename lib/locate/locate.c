@@ -11,8 +11,6 @@
 #include "locate/locate.h"
 #include "scenario/locators.h"
 
-/* Places reported in an "ambiguous" message. */
-#define SC__LOC_SHOW 3
 
 void sc__located_free(sc_scenario *r) {
   if (!r) return;
@@ -66,36 +64,63 @@ static sc_rect search_area(const sc_scenario *s, const sc__locator *l, char *whe
   return r;
 }
 
+/* "(609,528) 1.000, (545,560) 0.977" from m[0..n). */
+static void list_places(char *list, size_t len, const sc_match *m, int n) {
+  size_t k = 0;
+  list[0] = '\0';
+  for (int i = 0; i < n && k < len; i++)
+    k += (size_t)snprintf(list + k, len - k, "%s(%d,%d) %.3f", i ? ", " : "", m[i].x, m[i].y,
+                          m[i].score);
+}
+
+static void note_miss(sc__locate_miss *miss, const sc_match *m, int n, int w, int h) {
+  if (!miss) return;
+  miss->ncand = n < SC__LOC_SHOW ? n : SC__LOC_SHOW;
+  for (int i = 0; i < miss->ncand; i++) {
+    miss->cand[i] = (sc_rect){m[i].x, m[i].y, w, h};
+    miss->score[i] = m[i].score;
+  }
+}
+
 static int template_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
-                          sc_match *m) {
+                          volatile int *cancel, sc_match *m, sc__locate_miss *miss) {
   sc_match best[SC__LOC_SHOW];
-  char where[128];
-  sc_rect within = search_area(s, l, where, sizeof where);
+  char where[128], list[256], hint[320] = "";
+  sc_search_options o = SC_SEARCH_OPTIONS_INIT;
+  o.within = search_area(s, l, where, sizeof where);
+  o.tol = l->tol;
+  o.min_score = l->score;
+  o.margin = l->margin;
+  o.cancel = cancel;
   const char *who = name_of(s, l->self);
-  int n = sc_image_find(best, SC__LOC_SHOW, guest, l->tpl, within, l->tol, l->score);
-  if (n == SC_ETOOBIG)
-    return sc__err(SC_ELOCATE, "locator \"%s\": template %s matches almost anywhere%s; cut a "
-                   "more distinctive one", who, l->path, where);
+  int filled = 0;
+  int n = sc_image_search(best, SC__LOC_SHOW, &filled, guest, l->tpl, &o);
+  if ((n == SC_ETOOBIG || n == SC_ETIMEDOUT) && miss) miss->final = 1;
+  if (n == SC_ETOOBIG || n == SC_ETIMEDOUT) { /* the message says which */
+    char why[256];
+    snprintf(why, sizeof why, "%s", sc_errmsg()); /* not formatted into itself */
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s%s: %s", who, l->path, where, why);
+  }
   if (n < 0) return n;
+  note_miss(miss, best, filled, l->tpl->width, l->tpl->height);
+  list_places(list, sizeof list, best, filled);
+  if (l->hint) snprintf(hint, sizeof hint, "; %s", l->hint);
   if (n == 0)
     return sc__err(SC_ELOCATE, "locator \"%s\": template %s not found%s (no place with %.0f%% of "
-                   "its pixels within %d)", who, l->path, where, l->score * 100, l->tol);
-  if (n > 1) {
-    char list[256] = "";
-    size_t k = 0;
-    for (int i = 0; i < n && i < SC__LOC_SHOW; i++)
-      k += (size_t)snprintf(list + k, sizeof list - k, "%s(%d,%d) %.3f", i ? ", " : "", best[i].x,
-                            best[i].y, best[i].score);
-    return sc__err(SC_ELOCATE, "locator \"%s\": template %s found in %d places%s: %s%s; narrow "
-                   "it with \"within\" or cut a larger template", who, l->path, n, where, list,
-                   n > SC__LOC_SHOW ? ", ..." : "");
-  }
+                   "its pixels within %d; best: %s)%s%s", who, l->path, where, l->score * 100,
+                   l->tol, filled ? list : "none", hint,
+                   l->hint ? "" : "; look with stepcheck inspect, which marks the best places");
+  if (n > 1)
+    return sc__err(SC_ELOCATE, "locator \"%s\": template %s found in %d places%s: %s%s (the best "
+                   "must beat every other by more than %.3f or than noise could); narrow it with "
+                   "\"within\" or cut a larger template", who, l->path, n, where, list,
+                   n > filled ? ", ..." : "", l->margin);
   *m = best[0];
   return 0;
 }
 
 static int text_place(const sc_scenario *s, const sc__locator *l, const sc_image *guest,
-                      sc_text_match *m) {
+                      sc_text_match *m, sc__locate_miss *miss) {
   sc_text_match best[SC__LOC_SHOW];
   char where[128];
   sc_rect within = search_area(s, l, where, sizeof where);
@@ -105,8 +130,13 @@ static int text_place(const sc_scenario *s, const sc__locator *l, const sc_image
   if (n < 0) return n;
   if (n == 0)
     return sc__err(SC_ELOCATE, "locator \"%s\": text \"%s\" not found%s (%d line%s of ink "
-                   "did not read with the glyph set)", who, l->text, where, bad, bad == 1 ? "" : "s");
+                   "did not read with the glyph set)%s%s", who, l->text, where, bad,
+                   bad == 1 ? "" : "s", l->hint ? "; " : "", l->hint ? l->hint : "");
   if (n > 1) {
+    if (miss) {
+      miss->ncand = n < SC__LOC_SHOW ? n : SC__LOC_SHOW;
+      for (int i = 0; i < miss->ncand; i++) miss->cand[i] = best[i].box, miss->score[i] = 0;
+    }
     char list[256] = "";
     size_t k = 0;
     for (int i = 0; i < n && i < SC__LOC_SHOW; i++)
@@ -120,7 +150,7 @@ static int text_place(const sc_scenario *s, const sc__locator *l, const sc_image
 }
 
 static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *guest,
-                       sc_located *out) {
+                       volatile int *cancel, sc_located *out, sc__locate_miss *miss) {
   const char *who = name_of(s, l->self);
   sc_point p = {0, 0};
   sc_rect r = {0, 0, 0, 0}, from = {0, 0, 0, 0};
@@ -128,8 +158,8 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
   int rc;
   switch (l->kind) {
   case SC__LOC_TEMPLATE: {
-    sc_match m;
-    if ((rc = template_place(s, l, guest, &m)) < 0) return rc;
+    sc_match m = {0, 0, 0};
+    if ((rc = template_place(s, l, guest, cancel, &m, miss)) < 0) return rc;
     score = m.score;
     from = (sc_rect){m.x, m.y, l->tpl->width, l->tpl->height};
     p = l->has_offset ? (sc_point){m.x + l->dx, m.y + l->dy}
@@ -140,7 +170,8 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
   }
   case SC__LOC_TEXT: {
     sc_text_match m;
-    if ((rc = text_place(s, l, guest, &m)) < 0) return rc;
+    memset(&m, 0, sizeof m);
+    if ((rc = text_place(s, l, guest, &m, miss)) < 0) return rc;
     score = m.confidence;
     from = m.box;
     p = l->has_offset ? (sc_point){m.box.x + l->dx, m.box.y + l->dy}
@@ -155,6 +186,30 @@ static int resolve_one(sc_scenario *s, const sc__locator *l, const sc_image *gue
     else p = (sc_point){s->points[l->a.index].p.x + l->dx, s->points[l->a.index].p.y + l->dy};
     r = (sc_rect){(int)floor(p.x), (int)floor(p.y), l->w, l->h};
     break;
+  case SC__LOC_CENTRE:
+    from = s->regions[l->a.index].r;
+    p = (sc_point){from.x + from.w / 2.0, from.y + from.h / 2.0};
+    break;
+  case SC__LOC_QUIET: {
+    from = s->regions[l->a.index].r;
+    sc_rect n = l->nmore ? rect_of(s, l->more[0]) : from;
+    sc_point anchor = l->nmore && !l->more[0].is_region ? s->points[l->more[0].index].p
+                                                        : (sc_point){n.x + n.w / 2.0, n.y + n.h / 2.0};
+    uint32_t bg = 0;
+    rc = sc__quiet_spot(&p, &bg, guest, from, anchor, l->radius, l->tol);
+    if (rc == SC_ENOMEM) return sc__err(SC_ENOMEM, "locate: out of memory");
+    if (rc == SC_EINVAL)
+      return sc__err(SC_ELOCATE, "locator \"%s\": region \"%s\" (%d,%d %dx%d) is not inside the "
+                     "%dx%d guest", who, s->regions[l->a.index].name, from.x, from.y, from.w,
+                     from.h, guest->width, guest->height);
+    if (rc < 0)
+      return sc__err(SC_ELOCATE, "locator \"%s\": no quiet spot in region \"%s\" (%d,%d %dx%d): "
+                     "every place has ink (farther than %d from the background #%06x) within %d "
+                     "px; a smaller \"radius\" or a larger \"tol\"?", who,
+                     s->regions[l->a.index].name, from.x, from.y, from.w, from.h, l->tol,
+                     (unsigned)bg, l->radius);
+    break;
+  }
   case SC__LOC_BETWEEN: {
     sc_rect a = rect_of(s, l->a);
     int x0 = a.x, y0 = a.y, x1 = a.x + a.w, y1 = a.y + a.h;
@@ -198,7 +253,7 @@ static void found_free(sc_located **f, size_t n) {
 }
 
 int sc__locate(sc_scenario **out, sc_located ***found, size_t *n, const sc_scenario *s,
-               const sc_image *guest, int cycle) {
+               const sc_image *guest, int cycle, volatile int *cancel, sc__locate_miss *miss) {
   *out = NULL;
   *found = NULL;
   *n = 0;
@@ -213,13 +268,22 @@ int sc__locate(sc_scenario **out, sc_located ***found, size_t *n, const sc_scena
   }
   int rc = 0;
   size_t k = 0;
+  if (miss) *miss = (sc__locate_miss){-1, 0, {{0, 0, 0, 0}}, {0}, 0};
   for (; k < L->n && rc == 0; k++) {
     if (!(f[k] = sc__malloc(sizeof **f))) rc = sc__err(SC_ENOMEM, "locate: out of memory");
-    else if ((rc = resolve_one(c, &L->v[k], guest, f[k])) == 0) f[k]->cycle = cycle;
+    else if ((rc = resolve_one(c, &L->v[k], guest, cancel, f[k], miss)) == 0) f[k]->cycle = cycle;
   }
   if (rc < 0) {
-    found_free(f, k);
     sc__located_free(c);
+    if (miss && rc != SC_ENOMEM) { /* what was found before the one that failed */
+      miss->locator = (int)k - 1;
+      sc__free(f[k - 1]);
+      f[k - 1] = NULL;
+      *found = f;
+      *n = k - 1;
+      return rc;
+    }
+    found_free(f, k);
     return rc;
   }
   /* Every gesture and park that names a point goes where it is now. */

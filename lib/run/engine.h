@@ -25,6 +25,9 @@ int sc__multi_add_io(sc_multi *m, const char *name, const struct sc__runner_io *
 int sc__multi_user_rc(const sc_multi *m, size_t i);
 /* The handle's loop (NULL before the first user). */
 sc_loop *sc__multi_loop(const sc_multi *m);
+/* A flag (set from a signal handler; borrowed) that ends long computations
+ * inside a user's callbacks (template searches) at once; NULL = none. */
+void sc__multi_interrupt(sc_multi *m, volatile int *flag);
 /* User i's page (borrowed; NULL before it opened or after it ended), for
  * tests that break a page on purpose. */
 sc_page *sc__multi_page(const sc_multi *m, size_t i);

@@ -163,6 +163,7 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   mo.userdata = &w;
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
+  if (rc == 0) sc__multi_interrupt(m, o->cancel);
   if (rc == 0) rc = sc_multi_add(m, L->b[0], url_of(L, 0), "warm-up");
   while (rc >= 0 && (rc = sc_multi_perform(m, 500)) > 0)
     if (o->cancel && *o->cancel) sc_multi_cancel(m, 0, "interrupted");
@@ -211,6 +212,7 @@ static int main_run(load *L, const sc_scenario *s) {
   mo.userdata = o->userdata;
   int rc = sc_multi_new(&L->m, s, &mo);
   if (rc < 0) return rc;
+  sc__multi_interrupt(L->m, o->cancel);
   int ramp = o->ramp > 0 && o->ramp < o->users ? o->ramp : o->users;
   int added = 0, canceled = 0;
   double next_level = 0;

@@ -26,12 +26,19 @@ static void located(sc__runner *r, int rc) {
   sc_scenario *c = NULL;
   sc_located **f = NULL;
   size_t n = 0;
+  sc__locate_miss miss = {-1, 0, {{0, 0, 0, 0}}, {0}, 0};
   if (rc == SC__NOT_AT_REST)
     rc = sc__err(SC_ETIMEDOUT, "locators: the screen did not come to rest to find them on");
   if (rc == 0) rc = sc__frame_pixels(&r->settle.f);
-  if (rc == 0) rc = sc__locate(&c, &f, &n, r->scenario, r->settle.f.img, r->cycle);
+  if (rc == 0) rc = sc__locate(&c, &f, &n, r->scenario, r->settle.f.img, r->cycle, r->interrupt, &miss);
+  if (rc < 0 && f) { /* what was found before the failure: not wanted here */
+    for (size_t i = 0; i < n; i++) sc__free(f[i]);
+    sc__free(f);
+    f = NULL;
+    n = 0;
+  }
   sc__frame_free(&r->settle.f);
-  if (rc == SC_ELOCATE && sc__now_ms() + SC__LOCATE_RETRY_MS < r->locate_until) {
+  if (rc == SC_ELOCATE && !miss.final && sc__now_ms() + SC__LOCATE_RETRY_MS < r->locate_until) {
     /* not painted yet, perhaps: look again on a later still screen */
     if (sc__runner_after(r, sc__now_ms() + SC__LOCATE_RETRY_MS, locate_again) < 0)
       sc__runner_fail(r, SC_ENOMEM);

@@ -37,6 +37,7 @@ struct sc_multi {
   size_t n, cap;
   int active;
   unsigned long ended; /* users that ended, for perform's early return */
+  volatile int *interrupt; /* sc__multi_interrupt */
 };
 
 SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_options *opts) {
@@ -185,6 +186,7 @@ static int new_user(muser **out, sc_multi *m, const char *name, const char *url)
   u->rr = rr;
   u->r.s = m->s;
   u->r.rr = rr;
+  u->r.interrupt = m->interrupt;
   u->r.report_dir = m->o.report_dir;
   u->r.fast_capture = m->o.fast_capture;
   u->r.cycles = m->o.cycles;
@@ -260,6 +262,11 @@ SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms) {
     if (rc < 0) return rc;
   } while (m->active > 0 && m->ended == ended && sc__now_ms() < end);
   return m->active;
+}
+
+void sc__multi_interrupt(sc_multi *m, volatile int *flag) {
+  m->interrupt = flag;
+  for (size_t i = 0; i < m->n; i++) m->u[i]->r.interrupt = flag;
 }
 
 SC_EXTERN int sc_multi_cancel(sc_multi *m, int i, const char *why) {

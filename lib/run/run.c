@@ -142,6 +142,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_browser *own = NULL;
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
+  if (rc == 0) sc__multi_interrupt(m, cancel);
   if (rc == 0 && !opts->page && !opts->browser) rc = sc_browser_launch(&own, opts->browser_options);
   if (rc == 0)
     rc = opts->page ? sc__multi_add_page(m, opts->page, NULL, opts->url)

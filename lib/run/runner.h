@@ -206,6 +206,7 @@ struct sc__runner {
   double io_slowest;          /* the step's slowest I/O round trip, ms */
   int canceled;
   char cancel_why[200];
+  volatile int *interrupt; /* borrowed: ends a template search at once (sc__multi_interrupt) */
   sc__runner_step_cb on_step;
   sc__runner_done_cb on_done;
   void *ud;

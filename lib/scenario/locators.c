@@ -8,14 +8,26 @@
 #include "scenario/locators.h"
 #include "scenario/scn.h"
 
-static const char *const K_POINT[] = {"template", "tol",  "score",  "within", "at",
-                                      "from",     "text", "glyphs", "offset", NULL};
-static const char *const K_REGION[] = {"template", "tol",  "score",  "within", "offset", "size",
-                                       "from",     "text", "glyphs", "between", "inset", NULL};
-static const char *const KINDS[] = {"template", "text", "from", "between", NULL};
+static const char *const K_POINT[] = {"template", "tol",    "score",  "margin", "within",
+                                      "at",       "from",   "text",   "glyphs", "offset",
+                                      "hint",     "centre", "quiet",  "near",   "radius", NULL};
+static const char *const K_REGION[] = {"template", "tol",    "score",  "margin", "within",
+                                       "offset",   "size",   "from",   "text",   "glyphs",
+                                       "between",  "inset",  "hint",   NULL};
+static const char *const KINDS[] = {"template", "text", "from", "between", "centre", "quiet", NULL};
+/* Kinds for points only, regions only. */
+static int kind_fits(const char *k, int is_region) {
+  if (!strcmp(k, "between")) return is_region;
+  if (!strcmp(k, "centre") || !strcmp(k, "quiet")) return !is_region;
+  return 1;
+}
 
 #define SC__LOC_TOL 48
 #define SC__LOC_SCORE 0.99
+/* Quiet spots: default radius (px) and colour tolerance from the background. */
+#define SC__QUIET_RADIUS 8
+#define SC__QUIET_RADIUS_MAX 200
+#define SC__QUIET_TOL 24
 
 void sc__locators_free(struct sc_locators *l) {
   if (!l) return;
@@ -23,6 +35,7 @@ void sc__locators_free(struct sc_locators *l) {
     sc__free(l->v[i].path);
     sc_image_free(l->v[i].tpl);
     sc__free(l->v[i].text);
+    sc__free(l->v[i].hint);
     sc_glyphset_free(l->v[i].gs);
   }
   sc__free(l->v);
@@ -128,6 +141,10 @@ static void load_template(sc__scn *c, json_t *v, sc__locator *l) {
   const sc_scenario *s = c->s;
   if (rc == SC_ENOMEM) c->oom = 1;
   else if (rc) sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\": %s", file, sc_errmsg());
+  else if ((double)l->tpl->width * l->tpl->height > SC_SEARCH_MAX_TEMPLATE_PIXELS)
+    sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\" (%dx%d) is larger than %d pixels: a "
+                    "search for it would be slow; cut a smaller, distinctive part", file,
+                    l->tpl->width, l->tpl->height, SC_SEARCH_MAX_TEMPLATE_PIXELS);
   else if (s->guest_w > 0 && (l->tpl->width > s->guest_w || l->tpl->height > s->guest_h))
     sc__scn_problem(c, SC__AT_VAL(c), "template \"%s\" (%dx%d) is larger than the guest (%dx%d)",
                     file, l->tpl->width, l->tpl->height, s->guest_w, s->guest_h);
@@ -219,15 +236,58 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
   l->within = -1;
   l->tol = SC__LOC_TOL;
   l->score = SC__LOC_SCORE;
+  l->margin = SC_SEARCH_MARGIN;
   sc__scn_keys(c, v, is_region ? K_REGION : K_POINT);
   const char *kind = NULL;
   int nk = 0;
   for (const char *const *k = KINDS; *k; k++)
-    if (json_object_get(v, *k) && (is_region || strcmp(*k, "between") != 0)) kind = kind ? kind : *k, nk++;
+    if (json_object_get(v, *k) && kind_fits(*k, is_region)) kind = kind ? kind : *k, nk++;
   if (nk != 1) {
     sc__scn_problem(c, SC__AT_VAL(c), "a %s locator has exactly one of %s", is_region ? "region" : "point",
                     is_region ? "\"template\", \"text\", \"from\", \"between\""
-                              : "\"template\", \"text\", \"from\"");
+                              : "\"template\", \"text\", \"from\", \"centre\", \"quiet\"");
+    return;
+  }
+  if (!strcmp(kind, "centre") || !strcmp(kind, "quiet")) {
+    int centre = !strcmp(kind, "centre");
+    l->kind = centre ? SC__LOC_CENTRE : SC__LOC_QUIET;
+    sc__scn_enter(c, kind);
+    int r = sc__scn_region_ref(c, json_object_get(v, kind), kind);
+    sc__scn_leave(c);
+    l->a = (sc__ref){1, r < 0 ? 0 : r};
+    if (centre) {
+      static const char *const not_centre[] = {"near", "radius", "tol", NULL};
+      for (const char *const *k = not_centre; *k; k++)
+        if (json_object_get(v, *k)) {
+          sc__scn_enter(c, *k);
+          sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" is for \"quiet\" locators", *k);
+          sc__scn_leave(c);
+        }
+      return;
+    }
+    json_t *near = json_object_get(v, "near");
+    if (near) {
+      sc__scn_enter(c, "near");
+      if (ref(c, near, "near", &l->more[0]) == 0) l->nmore = 1;
+      sc__scn_leave(c);
+    }
+    long radius = SC__QUIET_RADIUS, tol = SC__QUIET_TOL;
+    if (sc__scn_integer(c, v, "radius", 0, SC__R_NONNEG, &radius) == 1 &&
+        (radius < 1 || radius > SC__QUIET_RADIUS_MAX)) {
+      sc__scn_enter(c, "radius");
+      sc__scn_problem(c, SC__AT_VAL(c), "\"radius\" must be from 1 to %d", SC__QUIET_RADIUS_MAX);
+      sc__scn_leave(c);
+    }
+    sc__scn_integer(c, v, "tol", 0, SC__R_BYTE, &tol);
+    l->radius = (int)radius;
+    l->tol = (int)tol;
+    static const char *const tpl_only[] = {"score", "margin", "within", "at", "offset", NULL};
+    for (const char *const *k = tpl_only; *k; k++)
+      if (json_object_get(v, *k)) {
+        sc__scn_enter(c, *k);
+        sc__scn_problem(c, SC__AT_VAL(c), "\"%s\" is not for \"quiet\" locators", *k);
+        sc__scn_leave(c);
+      }
     return;
   }
   double w = 0, h = 0;
@@ -242,10 +302,16 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
         sc__scn_problem(c, SC__AT_VAL(c), "\"score\" must be from 0.5 to 1 (a match needs most of the template)");
         sc__scn_leave(c);
       }
+      if (sc__scn_number(c, v, "margin", 0, SC__R_UNIT, &l->margin) == 1 && l->margin > 0.5) {
+        sc__scn_enter(c, "margin");
+        sc__scn_problem(c, SC__AT_VAL(c), "\"margin\" must be from 0 to 0.5 (how much the best place "
+                        "must beat every other)");
+        sc__scn_leave(c);
+      }
     } else {
       l->kind = SC__LOC_TEXT;
       load_text(c, v, l);
-      static const char *const tpl_only[] = {"tol", "score", NULL};
+      static const char *const tpl_only[] = {"tol", "score", "margin", NULL};
       for (const char *const *k = tpl_only; *k; k++)
         if (json_object_get(v, *k)) {
           sc__scn_enter(c, *k);
@@ -254,6 +320,7 @@ static void check_one(sc__scn *c, size_t i, sc__locator *l) {
           sc__scn_leave(c);
         }
     }
+    sc__scn_strdup(c, v, "hint", 0, &l->hint);
     json_t *in = json_object_get(v, "within");
     if (in) {
       sc__scn_enter(c, "within");
@@ -322,9 +389,10 @@ int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {
 /* What l needs found first: up to SC__LOC_ANCHORS + 1 locators. */
 static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
   int k = 0, d;
-  if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN)
+  if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_CENTRE ||
+      l->kind == SC__LOC_QUIET)
     if ((d = sc__locator_of(all, n, l->a)) >= 0) out[k++] = d;
-  for (int i = 0; l->kind == SC__LOC_BETWEEN && i < l->nmore; i++)
+  for (int i = 0; (l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_QUIET) && i < l->nmore; i++)
     if ((d = sc__locator_of(all, n, l->more[i])) >= 0) out[k++] = d;
   if (l->within >= 0 && (d = sc__locator_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
   return k;
@@ -383,7 +451,8 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
     sc__scn_enter(c, sect);
     sc__scn_enter(c, c->locs[i].name);
     sc__scn_problem(c, SC__AT_VAL(c), "%s \"%s\": its locator depends on itself (through \"from\", "
-                    "\"between\" or \"within\")", sect, c->locs[i].name);
+                    "\"between\", \"within\", \"centre\", \"quiet\" or \"near\")", sect,
+                    c->locs[i].name);
     sc__scn_leave(c);
     sc__scn_leave(c);
     L->v[placed++] = all[i]; /* owned by L from here, for freeing */
@@ -393,6 +462,7 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
       sc__free(all[i].path);
       sc_image_free(all[i].tpl);
       sc__free(all[i].text);
+      sc__free(all[i].hint);
       sc_glyphset_free(all[i].gs);
     }
   sc__free(state);

@@ -16,7 +16,10 @@ typedef enum sc__loc_kind {
   SC__LOC_TEMPLATE = 1, /* a PNG cut from a capture, matched with a tolerance */
   SC__LOC_FROM,         /* an offset from another point or region */
   SC__LOC_BETWEEN,      /* the rectangle spanning two points or regions */
-  SC__LOC_TEXT          /* words read with a glyph set (sc_text_find) */
+  SC__LOC_TEXT,         /* words read with a glyph set (sc_text_find) */
+  SC__LOC_CENTRE,       /* a point: the centre of region a */
+  SC__LOC_QUIET         /* a point in region a with no ink within radius, nearest
+                           more[0] (nmore 1) or else the region's centre */
 } sc__loc_kind;
 
 /* A point or a region of the scenario, by index. */
@@ -35,6 +38,7 @@ typedef struct sc__locator {
   sc_image *tpl;
   int tol;           /* max abs difference per channel, default 48 */
   double score;      /* fraction of template pixels that must match, default 0.99 */
+  double margin;     /* the best place beats every other by more, default SC_SEARCH_MARGIN */
   int within;        /* region index to search in, -1 = the whole guest */
   /* text: the words, and the glyph set they are read with (path: as
    * written, a file resolved against the scenario's directory or a
@@ -52,6 +56,8 @@ typedef struct sc__locator {
   int has_offset;
   int w, h;
   int inset;
+  char *hint;        /* added to "not found" messages (template, text), or NULL */
+  int radius;        /* quiet: px around the point with no ink (tol: from the background) */
 } sc__locator;
 
 /* A step's point reference (click, move, wheel "at", key "at") or park,

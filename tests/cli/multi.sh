@@ -31,6 +31,9 @@ rc=$?
 if [ "$rc" -eq 0 ] && grep -q "RESULT: PASS 60/60 steps verified by 4 users" "$tmp/load.out"; then ok; else
   bad "load run: exit $rc"; tail -20 "$tmp/load.out" "$tmp/load.err"; fi
 grep -q "^level 2: 4 users" "$tmp/load.err" && ok || { bad "progress line per level"; cat "$tmp/load.err"; }
+# the same URL for every user: said up front (a shared display would mix them)
+head -1 "$tmp/load.err" | grep -q "^note: 4 users open the same URL (file://" && ok ||
+  { bad "shared-URL note"; head -3 "$tmp/load.err"; }
 python3 - "$tmp/r/report.json" <<'PY' && ok || bad "report.json"
 import json, sys
 r = json.load(open(sys.argv[1]))

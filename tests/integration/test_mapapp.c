@@ -501,6 +501,42 @@ static void relocate_finds_them_again_each_cycle(void **st) {
   sc_scenario_free(s);
 }
 
+/* Derived points on the live map app at two pans: the deselect click on
+ * a quiet spot near building A and the zooms on the map's centre pass
+ * where the data is and where it moved (relocate: found again each cycle). */
+static void derived_points_at_two_pans(void **st) {
+  (void)st;
+  char *text = sc_test_slurp(sc_test_fixture("mapapp/locators.json"), NULL);
+  assert_non_null(text);
+  const char *e = "{\"from\": \"building_a\", \"offset\": [-31.5, 0]}", *c = "[651, 470]";
+  char *ae = strstr(text, e), *ac = strstr(text, c);
+  assert_true(ae && ac && ac > ae);
+  const char *qe = "{\"quiet\": \"map\", \"near\": \"building_a\", \"radius\": 6}";
+  const char *qc = "{\"centre\": \"map\"}";
+  size_t len = strlen(text) + 256;
+  char *t = malloc(len);
+  snprintf(t, len, "{\"relocate\": true, %.*s%s%.*s%s%s", (int)(ae - text - 1), text + 1, qe,
+           (int)(ac - ae - strlen(e)), ae + strlen(e), qc, ac + strlen(c));
+  sc_scenario *s = NULL;
+  if (sc_scenario_parse(&s, t, sc_test_fixture("mapapp/locators.json")) < 0) fail_msg("%s", sc_errmsg());
+  free(text);
+  free(t);
+  const char *pans[] = {NULL, "pan=64,32"};
+  for (int i = 0; i < 2; i++) {
+    sc_run_result *r = run_on(s, pans[i], 2);
+    assert_null(r->error);
+    assert_int_equal(r->steps_failed, 0);
+    assert_int_equal(r->steps_passed, 1 + 2 * 7);
+    const sc_located *q = located(r, "empty", 2), *a = located(r, "building_a", 2);
+    double dx = q->p.x - a->p.x, dy = q->p.y - a->p.y;
+    assert_true(dx * dx + dy * dy < 40 * 40);
+    const sc_located *m = located(r, "map_centre", 0);
+    assert_true(m->p.x == 651.5 && m->p.y == 470.5);
+    sc_run_result_free(r);
+  }
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(seven_steps_pass_for_ten_cycles),
@@ -514,6 +550,7 @@ int main(void) {
       cmocka_unit_test(delayed_changes_are_waited_for),
       cmocka_unit_test(state_left_behind_is_drift),
       cmocka_unit_test(locators_follow_moved_buildings),
+      cmocka_unit_test(derived_points_at_two_pans),
       cmocka_unit_test(literal_points_miss_moved_buildings),
       cmocka_unit_test(locator_not_found_stops_the_user),
       cmocka_unit_test(relocate_finds_them_again_each_cycle),

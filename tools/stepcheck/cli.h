@@ -84,6 +84,7 @@ int cli_wants_help(int argc, char **argv);
 
 int cmd_capture(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_cut(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_glyphs(int argc, char **argv);

@@ -57,10 +57,13 @@ int cmd_inspect(int argc, char **argv) {
     code = cli_browser_err(rc, "launch");
   } else if ((rc = sc_page_open(&p, b, url ? url : sc_scenario_url(s), &po)) < 0) {
     code = cli_browser_err(rc, "open");
-  } else if ((rc = sc_inspect(&img, p, s, print_line, NULL)) < 0) {
+  } else if ((rc = sc_inspect(&img, p, s, print_line, NULL)) < 0 && !img) {
     code = cli_browser_err(rc, "inspect");
-  } else if ((rc = sc_image_save_png(img, outp)) < 0) {
-    code = cli_err(EXIT_INFRA, "inspect: %s: %s", outp, sc_errmsg());
+  } else {
+    /* a locator that failed still gets its picture: exit 1 after it */
+    if (rc < 0) code = cli_browser_err(rc, "inspect");
+    if ((rc = sc_image_save_png(img, outp)) < 0)
+      code = cli_err(EXIT_INFRA, "inspect: %s: %s", outp, sc_errmsg());
   }
   sc_image_free(img);
   sc_page_free(p);

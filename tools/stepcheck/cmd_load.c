@@ -114,7 +114,25 @@ static void grid_end(grid *gr) {
 static const int k_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSTOP (sizeof k_stop_signals / sizeof k_stop_signals[0])
 
+/* Users that open the same URL share whatever it shows: on a remote
+ * display (noVNC, Xpra) that is one application for all of them, their
+ * gestures interleave and each one's checks see the others' changes. Said
+ * up front, before any browser starts. */
+static void note_shared_urls(const cli_run_args *a, const sc_scenario *s) {
+  if (a->users < 2) return;
+  const char *first = a->url ? a->url : sc_scenario_url(s);
+  int same = a->nurls <= 1 ? a->users : 0;
+  for (int i = 1; a->nurls > 1 && i < a->users && i < a->nurls; i++)
+    if (!strcmp(a->urls[i], a->urls[0])) same = same ? same + 1 : 2;
+  if (same < 2) return;
+  fprintf(stderr, "note: %d users open the same URL (%s); if it shows one shared display (a "
+          "VNC or Xpra session) their gestures land on one application and each sees the "
+          "others' changes: give each user its own session (--url once per user)\n", same,
+          a->nurls > 1 ? a->urls[0] : first);
+}
+
 int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
+  note_shared_urls(a, s);
   struct sigaction sa, old[NSTOP];
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

@@ -22,6 +22,9 @@ static const char k_usage[] =
     "                       screenshot (a region of) the page's canvas\n"
     "  inspect SCENARIO [--url URL] -o OUT.png\n"
     "                       draw the scenario's points and regions on its page\n"
+    "  cut (SCENARIO | --url URL) [--keep RRGGBB[,TOL]] -o DIR NAME=x,y,w,h[:RRGGBB[,TOL]]...\n"
+    "                       cut templates from one settled capture, check each, print\n"
+    "                       the locator JSON\n"
     "  glyphs learn --text TEXT IMAGE --region x,y,w,h [--ink RRGGBB] -o SET\n"
     "                       learn glyphs from a labelled crop into a glyph set\n"
     "  ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
@@ -56,7 +59,7 @@ int main(int argc, char **argv) {
     fputs(k_usage, stdout);
     return EXIT_OK;
   }
-  static const char *const known[] = {"run", "validate", "capture", "inspect", "glyphs",
+  static const char *const known[] = {"run", "validate", "capture", "inspect", "cut", "glyphs",
                                       "ocr", "read-scale"};
   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
     if (!strcmp(cmd, known[i]) && cli_wants_help(argc - 1, argv + 1)) return cli_help(cmd);
@@ -64,6 +67,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "validate")) return cmd_validate(argc - 1, argv + 1);
   if (!strcmp(cmd, "capture")) return cmd_capture(argc - 1, argv + 1);
   if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
+  if (!strcmp(cmd, "cut")) return cmd_cut(argc - 1, argv + 1);
   if (!strcmp(cmd, "glyphs")) return cmd_glyphs(argc - 1, argv + 1);
   if (!strcmp(cmd, "ocr")) return cmd_ocr(argc - 1, argv + 1);
   if (!strcmp(cmd, "read-scale")) return cmd_read_scale(argc - 1, argv + 1);

@@ -253,6 +253,19 @@ static int c_img_find_range(void) {
   sc_image_free(img);
   return rc;
 }
+static int c_img_search(void) {
+  sc_search_options o = SC_SEARCH_OPTIONS_INIT;
+  return sc_image_search(NULL, 0, NULL, NULL, NULL, &o);
+}
+static int c_img_search_range(void) {
+  sc_image *img = tiny();
+  sc_search_options o = SC_SEARCH_OPTIONS_INIT;
+  o.time_limit_ms = NAN;
+  int rc = sc_image_search(NULL, 0, NULL, img, img, &o);
+  sc_image_free(img);
+  return rc;
+}
+static int c_search_init(void) { return sc_search_options_init(NULL, SC_SEARCH_OPTIONS_VERSION); }
 static int c_img_keep(void) { return (int)sc_image_keep_color(NULL, 0, 0); }
 static int c_img_misc(void) {
   sc_image_free(NULL);
@@ -322,7 +335,8 @@ static const mcase k_cases[] = {
     E(c_img_new), E(c_img_new_size), E(c_img_decode), E(c_img_decode_buf), E(c_img_load),
     E(c_img_load_path), E(c_img_encode), E(c_img_save), E(c_img_save_path), E(c_img_crop),
     E(c_img_crop_src), E(c_img_crop_outside), E(c_img_diff),
-    E(c_img_find), E(c_img_find_out), E(c_img_find_range), E(c_img_keep), N(c_img_misc),
+    E(c_img_find), E(c_img_find_out), E(c_img_find_range), E(c_img_search), E(c_img_search_range),
+    E(c_search_init), E(c_img_keep), N(c_img_misc),
     E(c_gs_new), E(c_gs_new_tol), E(c_gs_load), E(c_gs_load_name), E(c_gs_parse),
     E(c_gs_save), E(c_gs_learn), N(c_gs_misc), E(c_text_read), E(c_scalebar_read),
     E(c_scale_ratio),

@@ -31,6 +31,7 @@ static void every_init_matches_its_macro(void **state) {
   CHECK_INIT(sc_page_options_init, sc_page_options, SC_PAGE_OPTIONS_VERSION);
   CHECK_INIT(sc_run_options_init, sc_run_options, SC_RUN_OPTIONS_VERSION);
   CHECK_INIT(sc_text_options_init, sc_text_options, SC_TEXT_OPTIONS_VERSION);
+  CHECK_INIT(sc_search_options_init, sc_search_options, SC_SEARCH_OPTIONS_VERSION);
 
   /* Field by field against the macros (padding aside). */
   sc_page_options p, pm = SC_PAGE_OPTIONS_INIT;
@@ -117,6 +118,11 @@ static void every_function_refuses_unknown_versions(void **state) {
     dopt.version = V(SC_DIFF_OPTIONS_VERSION);
     REFUSES(sc_image_diff(&nd, NULL, NULL, img, r, img, r, &dopt), "sc_image_diff",
             "sc_diff_options");
+
+    sc_search_options so = SC_SEARCH_OPTIONS_INIT;
+    so.version = V(SC_SEARCH_OPTIONS_VERSION);
+    sc_match mt[2];
+    REFUSES(sc_image_search(mt, 2, NULL, img, img, &so), "sc_image_search", "sc_search_options");
 
     sc_page_options po = SC_PAGE_OPTIONS_INIT;
     po.version = V(SC_PAGE_OPTIONS_VERSION);

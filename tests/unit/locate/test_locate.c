@@ -51,7 +51,7 @@ static void found_and_every_gesture_moved(void **st) {
   sc_scenario *r = NULL;
   sc_located **f = NULL;
   size_t n = 0;
-  assert_int_equal(sc__locate(&r, &f, &n, s, img, 3), 0);
+  assert_int_equal(sc__locate(&r, &f, &n, s, img, 3, NULL, NULL), 0);
   assert_int_equal(n, 6);
   /* building 94: at x 545..563, y 496..509 unmoved; its centre, moved by (64, 32) */
   sc_point a = point(r, "building_a");
@@ -102,7 +102,7 @@ static void not_found_and_ambiguous_name_the_locator(void **st) {
   sc_image *gone = NULL;
   assert_int_equal(sc_image_crop(&gone, img, (sc_rect){0, 0, img->width, img->height}), 0);
   fill(gone, (sc_rect){609, 528, 19, 14}, 0);
-  assert_int_equal(sc__locate(&r, &f, &n, s, gone, 0), SC_ELOCATE);
+  assert_int_equal(sc__locate(&r, &f, &n, s, gone, 0, NULL, NULL), SC_ELOCATE);
   assert_null(r);
   assert_null(f);
   assert_int_equal(n, 0);
@@ -114,7 +114,7 @@ static void not_found_and_ambiguous_name_the_locator(void **st) {
   assert_int_equal(sc_image_crop(&tpl, img, (sc_rect){609, 528, 19, 14}), 0);
   for (int y = 0; y < 14; y++)
     memcpy(two->px + (size_t)(700 + y) * two->stride + 300 * 4, tpl->px + (size_t)y * tpl->stride, 19 * 4);
-  assert_int_equal(sc__locate(&r, &f, &n, s, two, 0), SC_ELOCATE);
+  assert_int_equal(sc__locate(&r, &f, &n, s, two, 0, NULL, NULL), SC_ELOCATE);
   assert_non_null(strstr(sc_errmsg(), "locator \"building_a\""));
   assert_non_null(strstr(sc_errmsg(), "found in 2 places"));
   assert_non_null(strstr(sc_errmsg(), "(609,528) 1.000, (300,700) 1.000"));
@@ -144,7 +144,7 @@ static void between_and_off_the_guest(void **st) {
   size_t n = 0;
   snprintf(json, sizeof json, K_SMALL, 10);
   assert_int_equal(sc_scenario_parse(&s, json, name), 0);
-  if (sc__locate(&r, &f, &n, s, img, 0) != 0) fail_msg("%s", sc_errmsg());
+  if (sc__locate(&r, &f, &n, s, img, 0, NULL, NULL) != 0) fail_msg("%s", sc_errmsg());
   /* eye: template at (1318, 87), offset (2, 3), 10x10 (1320..1329, 90..99);
    * span: the rectangle holding building 94's pixel (618, 535) and that
    * region (618..1329, 90..535), inset 1 */
@@ -161,7 +161,7 @@ static void between_and_off_the_guest(void **st) {
   sc_scenario_free(s);
   snprintf(json, sizeof json, K_SMALL, 2000);
   assert_int_equal(sc_scenario_parse(&s, json, name), 0);
-  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0), SC_ELOCATE);
+  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0, NULL, NULL), SC_ELOCATE);
   assert_string_equal(sc_errmsg(),
                       "locator \"far\": the point lands at (2618.5, 535), outside the 1600x900 guest");
   sc_scenario_free(s);
@@ -186,7 +186,7 @@ static void an_inset_that_leaves_nothing_is_the_scenarios(void **st) {
   sc_located **f = NULL;
   size_t n = 0;
   if (sc_scenario_parse(&s, fixed, name) != 0) fail_msg("%s", sc_errmsg()); /* 600 < 900: valid */
-  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0), SC_ESCENARIO);
+  assert_int_equal(sc__locate(&r, &f, &n, s, img, 0, NULL, NULL), SC_ESCENARIO);
   if (!strstr(sc_errmsg(), "locator \"span\": \"inset\" 300 leaves nothing of the 712x446 found at 618,90"))
     fail_msg("%s", sc_errmsg());
   sc_scenario_free(s);
@@ -203,7 +203,7 @@ static void text_locators(void **st) {
   sc_image *img = guest();
   sc_located **f = NULL;
   size_t n = 0;
-  if (sc__locate(&r, &f, &n, s, img, 0) != 0) fail_msg("%s", sc_errmsg());
+  if (sc__locate(&r, &f, &n, s, img, 0, NULL, NULL) != 0) fail_msg("%s", sc_errmsg());
   /* "94" reads at 613,531 11x7: its centre */
   sc_point a = point(r, "building_a");
   assert_true(a.x == 618.5 && a.y == 534.5);
@@ -222,7 +222,7 @@ static void text_locators(void **st) {
   sc_image *gone = NULL;
   assert_int_equal(sc_image_crop(&gone, img, (sc_rect){0, 0, img->width, img->height}), 0);
   fill(gone, (sc_rect){622, 531, 2, 7}, 0);
-  assert_int_equal(sc__locate(&r, &f, &n, s, gone, 0), SC_ELOCATE);
+  assert_int_equal(sc__locate(&r, &f, &n, s, gone, 0, NULL, NULL), SC_ELOCATE);
   assert_non_null(strstr(sc_errmsg(), "locator \"building_a\": text \"94\" not found within region \"map\""));
   /* a second "94" elsewhere on the map: ambiguous, both places named */
   sc_image *two = NULL, *lab = NULL;
@@ -230,7 +230,7 @@ static void text_locators(void **st) {
   assert_int_equal(sc_image_crop(&lab, img, (sc_rect){612, 530, 13, 9}), 0);
   for (int y = 0; y < 9; y++)
     memcpy(two->px + (size_t)(700 + y) * two->stride + 300 * 4, lab->px + (size_t)y * lab->stride, 13 * 4);
-  assert_int_equal(sc__locate(&r, &f, &n, s, two, 0), SC_ELOCATE);
+  assert_int_equal(sc__locate(&r, &f, &n, s, two, 0, NULL, NULL), SC_ELOCATE);
   assert_non_null(strstr(sc_errmsg(), "text \"94\" found in 2 places within region \"map\""));
   assert_non_null(strstr(sc_errmsg(), "(613,531), (301,701)"));
   sc_image_free(lab);
