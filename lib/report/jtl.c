@@ -7,15 +7,23 @@
 #include "core/core.h"
 #include "report/report_int.h"
 
+/* A cell a spreadsheet would run as a formula: one that starts with =, +,
+ * -, @, a tab or a carriage return (OWASP, "CSV Injection"). */
+static int formula_like(const char *s) { return *s && strchr("=+-@\t\r", *s) != NULL; }
+
 /* RFC 4180: quote a field holding a comma, quote or line break; double the
- * quotes inside. */
+ * quotes inside. A field that could start a formula is neutralised the way
+ * OWASP documents: a single quote before it, and the cell quoted
+ * (docs/security.md, "Reports"). */
 static void put_csv(FILE *f, const char *s) {
   if (!s) return;
-  if (!strpbrk(s, ",\"\r\n")) {
+  int formula = formula_like(s);
+  if (!formula && !strpbrk(s, ",\"\r\n")) {
     fputs(s, f);
     return;
   }
   fputc('"', f);
+  if (formula) fputc('\'', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
     fputc(*s, f);

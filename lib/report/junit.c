@@ -6,26 +6,6 @@
 #include "core/core.h"
 #include "report/report_int.h"
 
-/* XML 1.0 text: markup characters as entities; inside attributes also the
- * whitespace that attribute normalisation would eat; other control
- * characters (not allowed in XML 1.0) as '?'. */
-void sc__report_put_xml(FILE *f, const char *s, int attr) {
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs(attr ? "&quot;" : "\"", f); break;
-    case '\'': fputs(attr ? "&apos;" : "'", f); break;
-    case '\t': fputs(attr ? "&#9;" : "\t", f); break;
-    case '\n': fputs(attr ? "&#10;" : "\n", f); break;
-    case '\r': fputs("&#13;", f); break;
-    default: fputc(c < 0x20 ? '?' : c, f);
-    }
-  }
-}
-
 /* "\nrest: paint-log, 3 paints, first paint 23.0 ms, last paint 180.5 ms"
  * or "\nrest: pairs": a line of the text JUnit already carries per step
  * (system-out, failure), so no parser meets a new element. */

@@ -97,7 +97,9 @@ int sc__report_json_write(const char *path, json_t *root);
 
 /* ---- JUnit (junit.c) */
 
-/* XML text; attr non-zero inside an attribute value. */
+/* XML 1.0 text (xml.c); attr non-zero inside an attribute value. Never
+ * malformed: characters XML 1.0 does not allow, and bytes that are not
+ * UTF-8, are written as '?'. */
 void sc__report_put_xml(FILE *f, const char *s, int attr);
 /* One <testsuite name=NAME> of r's step results, every line prefixed by
  * indent. */

@@ -381,6 +381,108 @@ static void jtl_latency_is_the_first_paint(void **st) {
   free(fx);
 }
 
+/* The first problem with s as XML 1.0 characters in UTF-8 (a C0 control
+ * other than tab, LF and CR, U+FFFE, U+FFFF, a surrogate, a broken or
+ * overlong sequence), or NULL: a second reading of the rule, in the test. */
+static const char *xml_char_problem(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    unsigned long u;
+    int n;
+    if (*p < 0x80) u = *p, n = 1;
+    else if ((*p & 0xe0) == 0xc0) u = *p & 0x1f, n = 2;
+    else if ((*p & 0xf0) == 0xe0) u = *p & 0x0f, n = 3;
+    else if ((*p & 0xf8) == 0xf0) u = *p & 0x07, n = 4;
+    else return (const char *)p;
+    for (int i = 1; i < n; i++) {
+      if ((p[i] & 0xc0) != 0x80) return (const char *)p;
+      u = u << 6 | (p[i] & 0x3f);
+    }
+    static const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (u < least[n] || u > 0x10ffff || (u >= 0xd800 && u <= 0xdfff) || u == 0xfffe ||
+        u == 0xffff || (u < 0x20 && u != '\t' && u != '\n' && u != '\r'))
+      return (const char *)p;
+    p += n;
+  }
+  return NULL;
+}
+
+/* JUnit (and the load's) is well-formed XML 1.0 whatever the names and
+ * messages hold: U+FFFE and U+FFFF (which validate accepts in a step id),
+ * C0 controls, surrogates, bytes that are not UTF-8 become '?'; allowed
+ * characters of every length are kept. */
+static void junit_is_xml_for_any_text(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const char *bad[] = {"id\xef\xbf\xbe", "id\xef\xbf\xbf", "id\x01\x1b", "id\xed\xa0\x80",
+                       "id\xff\xc0\xaf", "id\xe2\x82", "id\xf4\x90\x80\x80"};
+  char *x;
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    fx->res[0].step_id = bad[i];
+    fx->res[3].reason = (char *)bad[i];
+    fx->sc.app = (char *)bad[i];
+    x = written(sc_report_junit, &fx->run);
+    const char *at = xml_char_problem(x);
+    if (at) fail_msg("case %zu: not XML 1.0 at byte %td:\n%s", i, at - x, x);
+    has("junit", x, "name=\"id?");
+    free(x);
+  }
+  fx->res[0].step_id = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \xef\xbf\xbd";
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "name=\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \xef\xbf\xbd\"");
+  free(x);
+  free(fx);
+}
+
+/* The JTL cell of `field` (0-based) in row `row` (0 = the header), as
+ * written, quotes included. */
+static char *jtl_cell(const char *jtl, int row, int field) {
+  const char *p = jtl;
+  for (int i = 0; i < row; i++) p = strchr(p, '\n') + 1;
+  for (int k = 0;; k++) {
+    const char *e = p;
+    if (*e == '"')
+      for (e++; *e && !(*e == '"' && e[1] != '"'); e += *e == '"' ? 2 : 1) {}
+    e += *e == '"';
+    e += strcspn(e, ",\n");
+    if (k == field) return strndup(p, (size_t)(e - p));
+    p = e + 1;
+  }
+}
+
+/* JTL: a label, thread, message or URL a spreadsheet would take for a
+ * formula (=, +, -, @, tab, CR first) gets a single quote before it and
+ * the cell is quoted (OWASP); other cells are written as before. */
+static void jtl_cells_cannot_start_a_formula(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const struct {
+    const char *id, *cell;
+  } cases[] = {
+      {"=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""},
+      {"+1+1", "\"'+1+1\""},
+      {"-2+3", "\"'-2+3\""},
+      {"@SUM(A1)", "\"'@SUM(A1)\""},
+      {"\t=1", "\"'\t=1\""},
+      {"\r=1", "\"'\r=1\""},
+      {"zoom-in", "zoom-in"},
+      {"a=b", "a=b"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    fx->res[3].step_id = cases[i].id;
+    fx->res[3].reason = (char *)cases[i].id;
+    fx->run.url = cases[i].id;
+    char *x = written(sc_report_jtl, &fx->run);
+    int fields[] = {2, 8, 13}; /* label, failureMessage, URL */
+    for (int k = 0; k < 3; k++) {
+      char *c = jtl_cell(x, 4, fields[k]);
+      if (strcmp(c, cases[i].cell)) fail_msg("case %zu field %d: %s, want %s", i, fields[k], c, cases[i].cell);
+      free(c);
+    }
+    free(x);
+  }
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -460,6 +562,8 @@ int main(void) {
       cmocka_unit_test(table_shows_the_first_paint),
       cmocka_unit_test(junit_has_a_rest_line),
       cmocka_unit_test(jtl_latency_is_the_first_paint),
+      cmocka_unit_test(junit_is_xml_for_any_text),
+      cmocka_unit_test(jtl_cells_cannot_start_a_formula),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
