@@ -46,7 +46,9 @@ void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s
   fprintf(f, "%lld,%lld,", (long long)llround(s->started_unix_ms),
           (long long)llround(sc__report_elapsed(r, s)));
   put_csv(f, s->step_id ? s->step_id : "?");
-  fputs(s->passed ? ",200,OK," : ",500,verification failed,", f);
+  fputs(s->passed  ? ",200,OK,"
+        : s->fault ? ",500,infrastructure error,"
+                   : ",500,verification failed,", f);
   put_csv(f, thread);
   fprintf(f, ",text,%s,", s->passed ? "true" : "false");
   if (!s->passed) put_csv(f, s->reason ? s->reason : "failed");
@@ -63,5 +65,7 @@ SC_EXTERN int sc_report_jtl(const char *path, const sc_run_result *r) {
   sc__report_jtl_header(rf.f);
   for (size_t i = 0; i < r->nresults; i++)
     sc__report_jtl_row(rf.f, r, r->results[i], "stepcheck 1-1", 1);
+  sc_step_result e;
+  if (sc__report_error_row(&e, r)) sc__report_jtl_row(rf.f, r, &e, "stepcheck 1-1", 1);
   return sc__report_close(&rf, 0);
 }

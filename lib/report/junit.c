@@ -20,7 +20,9 @@ static void rest_line(FILE *f, const sc_step_result *s) {
 /* Lines of a suite start with `in` (its nesting) and two spaces per level. */
 static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_step_result *s) {
   fprintf(f, "%s  <testcase classname=\"", in);
-  if (s->setup)
+  if (s->step_id == sc__report_error_id)
+    fputs("run", f);
+  else if (s->setup)
     fputs("setup", f);
   else
     fprintf(f, "cycle %d", s->cycle);
@@ -28,16 +30,19 @@ static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_s
   sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
   fprintf(f, "\" time=\"%.3f\">\n", sc__report_elapsed(r, s) / 1000.0);
   if (!s->passed) {
-    fprintf(f, "%s    <failure message=\"", in);
+    /* JUnit's distinction: a failure is the application's, an error is
+     * what kept the step from being judged */
+    const char *el = s->fault ? "error" : "failure";
+    fprintf(f, "%s    <%s message=\"", in, el);
     sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
-    fputs("\" type=\"verification\">", f);
+    fprintf(f, "\" type=\"%s\">", s->fault ? "infrastructure" : "verification");
     sc__report_put_xml(f, s->reason ? s->reason : "failed", 0);
     for (size_t i = 0; i < s->nartifacts; i++) {
       fputs("\nartifact: ", f);
       sc__report_put_xml(f, s->artifacts[i], 0);
     }
-    rest_line(f, s);
-    fputs("</failure>\n", f);
+    if (s->step_id != sc__report_error_id) rest_line(f, s);
+    fprintf(f, "</%s>\n", el);
   } else if (s->reason && *s->reason) {
     fprintf(f, "%s    <system-out>", in);
     sc__report_put_xml(f, s->reason, 0);
@@ -54,14 +59,18 @@ static void property(FILE *f, const char *in, const char *name, const char *valu
 }
 
 void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, const char *name) {
-  size_t failed = sc__report_failed(r, NULL);
+  /* an <error> per step a fault cut off, or one for the run's error that
+   * no step carries: the count says what the elements show */
+  size_t faults = sc__report_faults(r), failed = sc__report_failed(r, NULL) - faults;
+  sc_step_result err;
+  int err_row = sc__report_error_row(&err, r);
   double total = 0;
   for (size_t i = 0; i < r->nresults; i++) total += sc__report_elapsed(r, r->results[i]);
 
   fprintf(f, "%s<testsuite name=\"", in);
   sc__report_put_xml(f, name, 1);
-  fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
-          r->nresults, failed, r->error ? 1 : 0, total / 1000.0);
+  fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\"",
+          r->nresults + (size_t)err_row, failed, faults + (size_t)err_row, total / 1000.0);
   if (r->nresults) {
     time_t t = (time_t)floor(r->results[0]->started_unix_ms / 1000.0);
     struct tm tm;
@@ -77,6 +86,7 @@ void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, con
   if (r->url) property(f, in, "url", r->url);
   fprintf(f, "%s  </properties>\n", in);
   for (size_t i = 0; i < r->nresults; i++) testcase(f, in, r, r->results[i]);
+  if (err_row) testcase(f, in, r, &err);
   if (r->error) {
     fprintf(f, "%s  <system-err>", in);
     sc__report_put_xml(f, r->error, 0);

@@ -33,6 +33,21 @@ int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *run
  * until the failure verdict). */
 double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s);
 
+/* Number of results cut off by an infrastructure fault (sc_step_result.fault). */
+size_t sc__report_faults(const sc_run_result *r);
+
+/* The label of the row that carries a run's error when no step result
+ * does (the fault came between steps, or before the first). */
+extern const char sc__report_error_id[];
+
+/* A run whose error no step result carries (an error between steps, a page
+ * that did not open): 1 and *out filled as a faulted pseudo-result labelled
+ * sc__report_error_id (the pointer: writers tell it by that), its reason the run's error (borrowed), stamped when
+ * the run ended, elapsed 0; else 0. The JTL and JUnit writers write it as
+ * a row and an <error>, so a file never reads as all success, nor counts
+ * an error it does not show. */
+int sc__report_error_row(sc_step_result *out, const sc_run_result *r);
+
 /* Number of failed results; *is_void non-zero when the run is VOID. */
 size_t sc__report_failed(const sc_run_result *r, int *is_void);
 

@@ -52,11 +52,31 @@ static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
 
 double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s) {
   if (s->passed && s->verified_ms >= 0) return s->verified_ms;
+  if (s->fault) return s->ran_ms > 0 ? s->ran_ms : 0; /* what it ran, not the timeout it did not wait */
   double t = step_timeout(r, s);
   if (s->gesture_ms > t) t = s->gesture_ms;
   if (s->first_change_ms > t) t = s->first_change_ms;
   if (s->passed && s->verified_ms > t) t = s->verified_ms;
   return t > 0 ? t : 0;
+}
+
+const char sc__report_error_id[] = "(run error)";
+
+size_t sc__report_faults(const sc_run_result *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->nresults; i++) n += r->results[i]->fault != 0;
+  return n;
+}
+
+int sc__report_error_row(sc_step_result *out, const sc_run_result *r) {
+  memset(out, 0, sizeof *out);
+  if (!r->error || sc__report_faults(r)) return 0;
+  out->step_id = sc__report_error_id;
+  out->reason = r->error;
+  out->started_unix_ms = r->ended_unix_ms > 0 ? r->ended_unix_ms : r->started_unix_ms;
+  out->first_change_ms = out->verified_ms = out->first_paint_ms = out->last_paint_ms = -1;
+  out->fault = 1;
+  return 1;
 }
 
 size_t sc__report_failed(const sc_run_result *r, int *is_void) {

@@ -67,7 +67,7 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
     char c[16], g[32], f[40], v[32];
     cycle_label(c, sizeof c, s);
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
-            s->passed ? "PASS" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
+            s->passed ? "PASS" : s->fault ? "ERROR" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
             first_cell(f, sizeof f, s), sc__report_ms(v, sizeof v, s->verified_ms),
             s->captures);
     sc__report_put_line(out, s->reason);

@@ -150,6 +150,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
       rr->ready_ms = -1;
       rr->cycles = fwd.cycles;
       rr->error = sc__strdup(e.msg);
+      rr->error_code = rc;
       const char *url = opts->url || opts->page ? opts->url : s->url;
       rr->url = url ? sc__strdup(url) : NULL;
     }

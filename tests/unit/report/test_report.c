@@ -483,6 +483,71 @@ static void jtl_cells_cannot_start_a_formula(void **st) {
   free(fx);
 }
 
+/* A step cut off by a fault (the browser killed 380 ms into zoom-in of
+ * cycle 2, whose timeout was 8000 ms) is an error in every format, with the
+ * time it ran: report.json elapsed_ms 380 and "fault": true; a JTL row with
+ * success=false, the message and elapsed 380; a JUnit <error> (not a
+ * <failure>) and errors="1"; ERROR in the text table. */
+static void a_faulted_step_is_an_error_in_every_report(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  sc_step_result *s = &fx->res[3];
+  s->fault = 1;
+  s->ran_ms = 380.4;
+  s->reason = "Input.dispatchMouseEvent: connection closed: browser closed its pipe";
+  s->nartifacts = 0;
+  fx->run.error = "Input.dispatchMouseEvent: connection closed: browser closed its pipe";
+  char *x = written(sc_report_json, &fx->run);
+  json_error_t je;
+  json_t *j = json_loads(x, 0, &je);
+  assert_non_null(j);
+  json_t *r3 = json_array_get(json_object_get(j, "results"), 3);
+  assert_true(json_is_true(json_object_get(r3, "fault")));
+  assert_true(json_real_value(json_object_get(r3, "elapsed_ms")) == 380.4);
+  assert_true(json_is_false(json_object_get(json_array_get(json_object_get(j, "results"), 2), "fault")));
+  json_decref(j);
+  free(x);
+  x = written(sc_report_jtl, &fx->run);
+  has("jtl", x, "\n1700000005000,380,zoom-in,500,infrastructure error,stepcheck 1-1,text,false,"
+                "Input.dispatchMouseEvent: connection closed: browser closed its pipe,");
+  assert_null(strstr(x, "(run error)")); /* the step carries the run's error */
+  free(x);
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "failures=\"0\" errors=\"1\"");
+  has("junit", x, "<testcase classname=\"cycle 2\" name=\"zoom-in\" time=\"0.380\">\n"
+                  "    <error message=\"Input.dispatchMouseEvent: connection closed: browser closed "
+                  "its pipe\" type=\"infrastructure\">");
+  assert_null(strstr(x, "<failure"));
+  free(x);
+  size_t tl;
+  x = table_of(&fx->run, &tl);
+  has("table", x, "zoom-in  ERROR");
+  free(x);
+  free(fx);
+}
+
+/* A run error that no step result carries (the renderer crashed between
+ * steps): a JTL row that says so, and the <error> that errors="1" counts. */
+static void a_run_error_between_steps_has_its_row(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  fx->res[3].passed = 1;
+  fx->res[3].verified_ms = 900;
+  fx->run.error = "page crashed (its renderer is gone): target crashed";
+  fx->run.ended_unix_ms = 1700000020000.0;
+  char *x = written(sc_report_jtl, &fx->run);
+  has("jtl", x, "\n1700000020000,0,(run error),500,infrastructure error,stepcheck 1-1,text,false,"
+                "page crashed (its renderer is gone): target crashed,");
+  free(x);
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "tests=\"6\" failures=\"0\" errors=\"1\"");
+  has("junit", x, "<testcase classname=\"run\" name=\"(run error)\" time=\"0.000\">\n"
+                  "    <error message=\"page crashed (its renderer is gone): target crashed\" "
+                  "type=\"infrastructure\">page crashed (its renderer is gone): target crashed</error>");
+  free(x);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -564,6 +629,8 @@ int main(void) {
       cmocka_unit_test(jtl_latency_is_the_first_paint),
       cmocka_unit_test(junit_is_xml_for_any_text),
       cmocka_unit_test(jtl_cells_cannot_start_a_formula),
+      cmocka_unit_test(a_faulted_step_is_an_error_in_every_report),
+      cmocka_unit_test(a_run_error_between_steps_has_its_row),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
