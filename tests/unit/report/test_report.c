@@ -487,7 +487,7 @@ static void jtl_cells_cannot_start_a_formula(void **st) {
  * cycle 2, whose timeout was 8000 ms) is an error in every format, with the
  * time it ran: report.json elapsed_ms 380 and "fault": true; a JTL row with
  * success=false, the message and elapsed 380; a JUnit <error> (not a
- * <failure>) and errors="1"; ERROR in the text table. */
+ * <failure>) and errors="1"; ERROR in the text table and the HTML. */
 static void a_faulted_step_is_an_error_in_every_report(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -522,6 +522,9 @@ static void a_faulted_step_is_an_error_in_every_report(void **st) {
   size_t tl;
   x = table_of(&fx->run, &tl);
   has("table", x, "zoom-in  ERROR");
+  free(x);
+  x = written(sc_report_html, &fx->run);
+  has("html", x, ">ERROR<");
   free(x);
   free(fx);
 }
