@@ -60,6 +60,7 @@ for _ in $(seq 1 20); do
   [ -z "$left" ] && break
   sleep 0.1
 done
+echo "SIGTERM during launch: exit $rc after ${took}s"
 if [ -n "$first" ] && [ "$rc" -eq 3 ] && python3 -c "import sys; assert float(sys.argv[1]) <= 2" "$took" &&
    [ -z "$left" ]; then ok; else
   bad "SIGTERM during launch: exit $rc after ${took}s, left: '$left', first browser '$first'"; cat "$tmp/term.err"; fi
