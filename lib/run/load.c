@@ -191,7 +191,9 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   if (rc == 0) {
     L->res->warmup = sc_multi_take(m, 0);
     if (L->res->warmup && L->res->warmup->error) {
-      rc = sc__err(SC_EIO, "warm-up: %s", L->res->warmup->error);
+      /* its own code, so the run exits as that user alone would */
+      int code = L->res->warmup->error_code < 0 ? L->res->warmup->error_code : SC_EIO;
+      rc = sc__err(code, "warm-up: %s", L->res->warmup->error);
     } else if (L->res->warmup && !L->res->warmup->passed) {
       rc = sc__err(SC_EIO, "warm-up: the user alone did not verify every step; nothing "
                            "to measure against (see the warm-up's results)");
