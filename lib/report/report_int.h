@@ -42,10 +42,10 @@ extern const char sc__report_error_id[];
 
 /* A run whose error no step result carries (an error between steps, a page
  * that did not open): 1 and *out filled as a faulted pseudo-result labelled
- * sc__report_error_id (the pointer: writers tell it by that), its reason the run's error (borrowed), stamped when
- * the run ended, elapsed 0; else 0. The JTL and JUnit writers write it as
- * a row and an <error>, so a file never reads as all success, nor counts
- * an error it does not show. */
+ * sc__report_error_id (writers tell it by that pointer), its reason the
+ * run's error (borrowed), stamped when the run ended, elapsed 0; else 0.
+ * The JTL and JUnit writers write it as a row and an <error>, so a file
+ * never reads as all success, nor counts an error it does not show. */
 int sc__report_error_row(sc_step_result *out, const sc_run_result *r);
 
 /* Number of failed results; *is_void non-zero when the run is VOID. */

@@ -52,7 +52,8 @@ static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
 
 double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s) {
   if (s->passed && s->verified_ms >= 0) return s->verified_ms;
-  if (s->fault) return s->ran_ms > 0 ? s->ran_ms : 0; /* what it ran, not the timeout it did not wait */
+  /* cut off by a fault: what it ran, not the timeout it did not wait */
+  if (s->fault) return s->ran_ms > 0 ? s->ran_ms : 0;
   double t = step_timeout(r, s);
   if (s->gesture_ms > t) t = s->gesture_ms;
   if (s->first_change_ms > t) t = s->first_change_ms;

@@ -66,8 +66,9 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
     const sc_step_result *s = r->results[i];
     char c[16], g[32], f[40], v[32];
     cycle_label(c, sizeof c, s);
+    const char *verdict = s->passed ? "PASS" : s->fault ? "ERROR" : "FAIL";
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
-            s->passed ? "PASS" : s->fault ? "ERROR" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
+            verdict, sc__report_ms(g, sizeof g, s->gesture_ms),
             first_cell(f, sizeof f, s), sc__report_ms(v, sizeof v, s->verified_ms),
             s->captures);
     sc__report_put_line(out, s->reason);

@@ -2,6 +2,7 @@
  * the temp-space preflight, then users added `ramp` at a time every
  * `every_ms` on one multi handle, the generator sampled every second, and
  * the quality bar judged per ramp level. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,8 +60,8 @@ static size_t browsers_wanted(const sc_load_options *o, int nusers) {
  * starts (lib/host/limits.c). */
 static int preflight(const sc_load_options *o) {
   const char *dir = o->tmp_dir ? o->tmp_dir : "/dev/shm";
-  size_t n = browsers_wanted(o, o->users);
-  int browsers = n > (size_t)SC__LOAD_USERS_MAX ? SC__LOAD_USERS_MAX + 1 : (int)n;
+  size_t n = browsers_wanted(o, o->users); /* at most users, or the endpoints given */
+  int browsers = n < (size_t)INT_MAX ? (int)n : INT_MAX;
   sc__machine m;
   int rc = sc__machine_measure(&m, NULL, dir);
   if (rc < 0) return rc;
