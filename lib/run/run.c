@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "browser/browser.h"
 #include "core/core.h"
 #include "multi.h"
 #include "runner.h"
@@ -123,7 +124,9 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_browser *own = NULL;
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
-  if (rc == 0 && !opts->page && !opts->browser) rc = sc_browser_launch(&own, opts->browser_options);
+  /* a cancel while the browser comes up ends the run then, not after */
+  if (rc == 0 && !opts->page && !opts->browser)
+    rc = sc__browser_launch_cancel(&own, opts->browser_options, cancel);
   if (rc == 0)
     rc = opts->page ? sc__multi_add_page(m, opts->page, NULL, opts->url)
                     : sc_multi_add(m, opts->browser ? opts->browser : own, opts->url, NULL);

@@ -115,10 +115,42 @@ static void a_cancel_during_launch_ends_at_once(void **st) {
   rig_free(&g);
 }
 
+/* The same for one user (sc_run_scenario launches its own browser). */
+static void a_cancel_during_a_one_user_launch_ends_at_once(void **st) {
+  (void)st;
+  rig g;
+  rig_init(&g);
+  g_cancel = 0;
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, &old);
+  struct itimerval it = {{0, 0}, {0, 300000}};
+  setitimer(ITIMER_REAL, &it, NULL);
+  sc_run_options ro = SC_RUN_OPTIONS_INIT;
+  ro.browser_options = &g.bo;
+  ro.cancel = &g_cancel;
+  double t0 = sc__now_ms();
+  sc_run_result *r = NULL;
+  int rc = sc_run_scenario(&r, g.s, &ro);
+  double took = sc__now_ms() - t0;
+  sigaction(SIGALRM, &old, NULL);
+  assert_int_equal(rc, SC_ECANCELED);
+  if (took > 2000) fail_msg("the run ended %.0f ms after starting, 300 ms after the cancel", took);
+  char *pids = sc_test_slurp(g.ran, NULL);
+  assert_non_null(pids);
+  long pid = strtol(pids, NULL, 10);
+  if (pid > 0 && kill((pid_t)pid, 0) == 0) fail_msg("browser %ld still running", pid);
+  free(pids);
+  sc_run_result_free(r);
+  rig_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_huge_load_is_refused_before_any_launch),
       cmocka_unit_test(a_cancel_during_launch_ends_at_once),
+      cmocka_unit_test(a_cancel_during_a_one_user_launch_ends_at_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
