@@ -525,6 +525,7 @@ static void a_faulted_step_is_an_error_in_every_report(void **st) {
   free(x);
   x = written(sc_report_html, &fx->run);
   has("html", x, ">ERROR<");
+  has("html", x, "cycle 2, zoom-in: ERROR: Input.dispatchMouseEvent: connection closed");
   free(x);
   free(fx);
 }
