@@ -16,6 +16,13 @@ double sc__browser_timeout(const sc_browser *b);
  * sc_browser_free), NULL when attached. Borrowed. */
 const char *sc__browser_profile_dir(const sc_browser *b);
 
+/* sc_browser_launch that gives up (SC_ECANCELED, the browser stopped and its
+ * profile removed) as soon as *cancel is non-zero while it waits for the
+ * browser to come up; cancel may be NULL. A load run launches several in
+ * a row: a signal must not wait for all of them (docs/reliability.md). */
+int sc__browser_launch_cancel(sc_browser **out, const sc_browser_options *opts,
+                              const volatile int *cancel);
+
 /* Objects that live on a browser's connection (pages) and must hear when
  * the browser is freed first: the browser calls orphan(dep) for each one
  * still tracked, in sc_browser_free, before its connection goes. orphan

@@ -273,7 +273,7 @@ static int describe_exit(const char *exe, int status) {
 
 /* Wait for DevToolsActivePort, watching the child; writes the ws URL. */
 static int wait_devtools(sc_browser *b, const char *exe, double deadline, char *url,
-                         size_t size) {
+                         size_t size, const volatile int *cancel) {
   char *file = sc__asprintf("%s/DevToolsActivePort", b->profile_dir);
   if (!file) return sc__err(SC_ENOMEM, "launch: out of memory");
   char wspath[256];
@@ -291,6 +291,10 @@ static int wait_devtools(sc_browser *b, const char *exe, double deadline, char *
                    exe, b->launch_timeout_ms);
       break;
     }
+    if (cancel && *cancel) {
+      rc = sc__err(SC_ECANCELED, "launch %s: interrupted", exe);
+      break;
+    }
     sc__sleep_ms(10);
   }
   sc__free(file);
@@ -299,6 +303,11 @@ static int wait_devtools(sc_browser *b, const char *exe, double deadline, char *
 }
 
 SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts) {
+  return sc__browser_launch_cancel(out, opts, NULL);
+}
+
+int sc__browser_launch_cancel(sc_browser **out, const sc_browser_options *opts,
+                              const volatile int *cancel) {
   if (!out) return sc__err(SC_EINVAL, "launch: out is NULL");
   *out = NULL;
   sc_browser_options o;
@@ -322,7 +331,7 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
   sc__free(envp);
   sc__free(tmpdir);
   char url[512];
-  if (rc == 0) rc = wait_devtools(b, exe, deadline, url, sizeof url);
+  if (rc == 0) rc = wait_devtools(b, exe, deadline, url, sizeof url, cancel);
   if (rc == 0) {
     double left = deadline - sc__now_ms();
     rc = sc__browser_attach_pipe(b, url, dt[0], dt[1], left > 1000 ? left : 1000);

@@ -100,4 +100,48 @@ int sc__fs_avail(uint64_t *avail_bytes, uint64_t *used_bytes, const char *path);
 int sc__preflight_space(const char *dir, uint64_t avail_bytes, uint64_t per_user_bytes,
                         int users_to_add);
 
+/* ---- limits of one generator (limits.c), checked before its first
+ * browser starts (docs/scaling.md, "Limits of one generator") */
+
+/* Users one generator drives, wherever its browsers are. */
+#define SC__LOAD_USERS_MAX 1000
+/* Browsers one generator launches itself (--grid and --browser are not
+ * counted: they run elsewhere). */
+#define SC__LAUNCH_BROWSERS_MAX 64
+/* Floors of what each costs: a load that cannot have even these is refused
+ * before it starts. Memory: a launched browser without pages (headless
+ * shell or chromium) 128 MiB, a user's browser context (its renderer) 48
+ * MiB (docs/scaling.md: 50-100 MiB), the library's state of one user 1 MiB
+ * (docs/scaling.md: 0.77-0.97 MiB). Temp space: a launched browser's
+ * profile 1 MiB (1076 KiB measured with two users). File descriptors of
+ * this process: 16 for itself, 4 per launched browser (its pipe, the
+ * reaper's pipe), 2 per attached one (the websocket). */
+#define SC__MEM_PER_BROWSER ((uint64_t)128 << 20)
+#define SC__MEM_PER_CONTEXT ((uint64_t)48 << 20)
+#define SC__MEM_PER_USER ((uint64_t)1 << 20)
+#define SC__SHM_PER_BROWSER ((uint64_t)1 << 20)
+#define SC__FDS_BASE 16
+#define SC__FDS_PER_LAUNCHED 4
+#define SC__FDS_PER_ATTACHED 2
+
+/* What the machine offers, measured once. */
+typedef struct sc__machine {
+  uint64_t mem_avail; /* MemAvailable of /proc/meminfo, bytes (UINT64_MAX: unknown) */
+  uint64_t tmp_avail; /* free bytes of the temp dir the browsers use */
+  uint64_t fd_limit;  /* RLIMIT_NOFILE soft limit (UINT64_MAX: unlimited) */
+  uint64_t fd_open;   /* descriptors this process has open now */
+} sc__machine;
+
+/* Measure the machine: proc_root NULL for "/proc", tmp_dir the browsers'
+ * temp dir (statvfs). Returns 0; SC_EIO naming what could not be read. */
+int sc__machine_measure(sc__machine *out, const char *proc_root, const char *tmp_dir);
+
+/* Whether users users on browsers browsers, launched of which start here
+ * (the rest are attached), fit the limits above and the machine m. Pure.
+ * Returns 0; SC_ENOSPACE with one line naming the limit, the need and the
+ * measured figure (and how many users fit, when that helps); SC_EINVAL for
+ * a negative count or a NULL argument. */
+int sc__preflight_load(const sc__machine *m, const char *tmp_dir, int users, int browsers,
+                       int launched);
+
 #endif

@@ -74,7 +74,7 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
   fputs(k_step_head, f);
   for (size_t i = 0; i < r->nresults; i++) {
     const sc_step_result *s = r->results[i];
-    const char *v = s->passed ? "PASS" : "FAIL";
+    const char *v = s->passed ? "PASS" : s->fault ? "ERROR" : "FAIL";
     fprintf(f, "<tr class=\"%s\" id=\"r-%d-%zu\"><td>", s->passed ? "pass" : "fail", user, i);
     if (s->setup)
       fputs("setup", f);

@@ -105,12 +105,13 @@ static void axes(const chart *c) {
           FAIL_LANE_Y + 12);
 }
 
-/* "user-1, cycle 2, zoom-in: 905.8 ms" or "...: FAILED: reason". */
+/* "user-1, cycle 2, zoom-in: 905.8 ms", "...: FAILED: reason", or for a
+ * step a fault cut off "...: ERROR: reason". */
 static void point_title(const chart *c, size_t u, const sc_step_result *s) {
   char nb[32];
   fputs("<title>", c->f);
   if (c->nruns > 1) {
-    sc__report_put_xml(c->f, sc__report_user_name(nb, sizeof nb, c->runs[u]), 1);
+    sc__report_put_xml(c->f, sc__result_user_name(nb, sizeof nb, c->runs[u]), 1);
     fputs(", ", c->f);
   }
   fprintf(c->f, "cycle %d, ", s->cycle);
@@ -119,7 +120,7 @@ static void point_title(const chart *c, size_t u, const sc_step_result *s) {
     fprintf(c->f, ": %.1f ms</title>", s->verified_ms);
     return;
   }
-  fputs(": FAILED: ", c->f);
+  fputs(s->fault ? ": ERROR: " : ": FAILED: ", c->f);
   sc__report_put_xml(c->f, s->reason, 1);
   fputs("</title>", c->f);
 }

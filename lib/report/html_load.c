@@ -72,7 +72,7 @@ static int body(FILE *f, const char *page, const sc_load_result *r) {
   fputs("<h2>Users</h2>\n", f);
   for (size_t u = 0; u < r->nusers && !rc; u++) {
     char nb[32];
-    rc = user_section(f, page, r->users[u], sc__report_user_name(nb, sizeof nb, r->users[u]),
+    rc = user_section(f, page, r->users[u], sc__result_user_name(nb, sizeof nb, r->users[u]),
                       (int)u);
   }
   if (!rc && r->warmup) {

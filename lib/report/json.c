@@ -34,7 +34,7 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
     }
   /* the 0.3.0 fields as rest.c reads them: paint times only on the paint log */
   return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, "
-                   "s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o}",
+                   "s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:b}",
                    "step_id", sc__report_jstr(s->step_id),
                    "cycle", s->cycle,
                    "setup", s->setup != 0,
@@ -44,7 +44,7 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
                    "gesture_ms", sc__report_jms(s->gesture_ms),
                    "first_change_ms", sc__report_jms(s->first_change_ms),
                    "verified_ms", sc__report_jms(s->verified_ms),
-                   "elapsed_ms", json_real(sc__report_elapsed(r, s)),
+                   "elapsed_ms", json_real(sc__result_elapsed(r, s)),
                    "captures", s->captures,
                    "capture_ms", sc__report_jms(s->capture_ms),
                    "idle_ms", sc__report_jms(s->idle_ms),
@@ -55,7 +55,8 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
                    "paints", sc__report_paints(s),
                    "scale_factor", json_real(s->scale_factor),
                    "scale_text", sc__report_jstr(s->scale_text),
-                   "artifacts", arts);
+                   "artifacts", arts,
+                   "fault", s->fault != 0);
 }
 
 static json_t *stats_json(const sc_run_result *const *runs, size_t nruns, const char *id) {

@@ -7,15 +7,23 @@
 #include "core/core.h"
 #include "report/report_int.h"
 
+/* A cell a spreadsheet would run as a formula: one that starts with =, +,
+ * -, @, a tab or a carriage return (OWASP, "CSV Injection"). */
+static int formula_like(const char *s) { return *s && strchr("=+-@\t\r", *s) != NULL; }
+
 /* RFC 4180: quote a field holding a comma, quote or line break; double the
- * quotes inside. */
+ * quotes inside. A field that could start a formula is neutralised the way
+ * OWASP documents: a single quote before it, and the cell quoted
+ * (docs/security.md, "Reports"). */
 static void put_csv(FILE *f, const char *s) {
   if (!s) return;
-  if (!strpbrk(s, ",\"\r\n")) {
+  int formula = formula_like(s);
+  if (!formula && !strpbrk(s, ",\"\r\n")) {
     fputs(s, f);
     return;
   }
   fputc('"', f);
+  if (formula) fputc('\'', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
     fputc(*s, f);
@@ -36,9 +44,11 @@ void sc__report_jtl_row(FILE *f, const sc_run_result *r, const sc_step_result *s
   double latency = sc__report_first(s, NULL);
   if (latency < 0) latency = 0;
   fprintf(f, "%lld,%lld,", (long long)llround(s->started_unix_ms),
-          (long long)llround(sc__report_elapsed(r, s)));
+          (long long)llround(sc__result_elapsed(r, s)));
   put_csv(f, s->step_id ? s->step_id : "?");
-  fputs(s->passed ? ",200,OK," : ",500,verification failed,", f);
+  fputs(s->passed  ? ",200,OK,"
+        : s->fault ? ",500,infrastructure error,"
+                   : ",500,verification failed,", f);
   put_csv(f, thread);
   fprintf(f, ",text,%s,", s->passed ? "true" : "false");
   if (!s->passed) put_csv(f, s->reason ? s->reason : "failed");
@@ -55,5 +65,7 @@ SC_EXTERN int sc_report_jtl(const char *path, const sc_run_result *r) {
   sc__report_jtl_header(rf.f);
   for (size_t i = 0; i < r->nresults; i++)
     sc__report_jtl_row(rf.f, r, r->results[i], "stepcheck 1-1", 1);
+  sc_step_result e;
+  if (sc__report_error_row(&e, r)) sc__report_jtl_row(rf.f, r, &e, "stepcheck 1-1", 1);
   return sc__report_close(&rf, 0);
 }

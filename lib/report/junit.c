@@ -6,26 +6,6 @@
 #include "core/core.h"
 #include "report/report_int.h"
 
-/* XML 1.0 text: markup characters as entities; inside attributes also the
- * whitespace that attribute normalisation would eat; other control
- * characters (not allowed in XML 1.0) as '?'. */
-void sc__report_put_xml(FILE *f, const char *s, int attr) {
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs(attr ? "&quot;" : "\"", f); break;
-    case '\'': fputs(attr ? "&apos;" : "'", f); break;
-    case '\t': fputs(attr ? "&#9;" : "\t", f); break;
-    case '\n': fputs(attr ? "&#10;" : "\n", f); break;
-    case '\r': fputs("&#13;", f); break;
-    default: fputc(c < 0x20 ? '?' : c, f);
-    }
-  }
-}
-
 /* "\nrest: paint-log, 3 paints, first paint 23.0 ms, last paint 180.5 ms"
  * or "\nrest: pairs": a line of the text JUnit already carries per step
  * (system-out, failure), so no parser meets a new element. */
@@ -40,24 +20,29 @@ static void rest_line(FILE *f, const sc_step_result *s) {
 /* Lines of a suite start with `in` (its nesting) and two spaces per level. */
 static void testcase(FILE *f, const char *in, const sc_run_result *r, const sc_step_result *s) {
   fprintf(f, "%s  <testcase classname=\"", in);
-  if (s->setup)
+  if (s->step_id == sc__report_error_id)
+    fputs("run", f);
+  else if (s->setup)
     fputs("setup", f);
   else
     fprintf(f, "cycle %d", s->cycle);
   fputs("\" name=\"", f);
   sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
-  fprintf(f, "\" time=\"%.3f\">\n", sc__report_elapsed(r, s) / 1000.0);
+  fprintf(f, "\" time=\"%.3f\">\n", sc__result_elapsed(r, s) / 1000.0);
   if (!s->passed) {
-    fprintf(f, "%s    <failure message=\"", in);
+    /* JUnit's distinction: a failure is the application's, an error is
+     * what kept the step from being judged */
+    const char *el = s->fault ? "error" : "failure";
+    fprintf(f, "%s    <%s message=\"", in, el);
     sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
-    fputs("\" type=\"verification\">", f);
+    fprintf(f, "\" type=\"%s\">", s->fault ? "infrastructure" : "verification");
     sc__report_put_xml(f, s->reason ? s->reason : "failed", 0);
     for (size_t i = 0; i < s->nartifacts; i++) {
       fputs("\nartifact: ", f);
       sc__report_put_xml(f, s->artifacts[i], 0);
     }
-    rest_line(f, s);
-    fputs("</failure>\n", f);
+    if (s->step_id != sc__report_error_id) rest_line(f, s);
+    fprintf(f, "</%s>\n", el);
   } else if (s->reason && *s->reason) {
     fprintf(f, "%s    <system-out>", in);
     sc__report_put_xml(f, s->reason, 0);
@@ -74,14 +59,18 @@ static void property(FILE *f, const char *in, const char *name, const char *valu
 }
 
 void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, const char *name) {
-  size_t failed = sc__report_failed(r, NULL);
+  /* an <error> per step a fault cut off, or one for the run's error that
+   * no step carries: the count says what the elements show */
+  size_t faults = sc__report_faults(r), failed = sc__report_failed(r, NULL) - faults;
+  sc_step_result err;
+  int err_row = sc__report_error_row(&err, r);
   double total = 0;
-  for (size_t i = 0; i < r->nresults; i++) total += sc__report_elapsed(r, r->results[i]);
+  for (size_t i = 0; i < r->nresults; i++) total += sc__result_elapsed(r, r->results[i]);
 
   fprintf(f, "%s<testsuite name=\"", in);
   sc__report_put_xml(f, name, 1);
-  fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
-          r->nresults, failed, r->error ? 1 : 0, total / 1000.0);
+  fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\"",
+          r->nresults + (size_t)err_row, failed, faults + (size_t)err_row, total / 1000.0);
   if (r->nresults) {
     time_t t = (time_t)floor(r->results[0]->started_unix_ms / 1000.0);
     struct tm tm;
@@ -97,6 +86,7 @@ void sc__report_junit_suite(FILE *f, const char *in, const sc_run_result *r, con
   if (r->url) property(f, in, "url", r->url);
   fprintf(f, "%s  </properties>\n", in);
   for (size_t i = 0; i < r->nresults; i++) testcase(f, in, r, r->results[i]);
+  if (err_row) testcase(f, in, r, &err);
   if (r->error) {
     fprintf(f, "%s  <system-err>", in);
     sc__report_put_xml(f, r->error, 0);

@@ -36,12 +36,6 @@ void sc__report_load_verdict(sc__load_verdict *out, const sc_load_result *r) {
     out->why = "the run did not pass";
 }
 
-const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u) {
-  if (u->user_name) return u->user_name;
-  snprintf(buf, n, "user-%d", u->user + 1);
-  return buf;
-}
-
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 void sc__report_load_verdict_line(FILE *out, const sc_load_result *r) {

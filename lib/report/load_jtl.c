@@ -36,12 +36,20 @@ SC_EXTERN int sc_report_load_jtl(const char *path, const sc_load_result *r) {
   if (!path || !r) return sc__err(SC_EINVAL, "report load jtl: NULL argument");
   size_t n = 0;
   for (size_t u = 0; u < r->nusers; u++) n += r->users[u]->nresults;
-  row *rows = sc__malloc((n ? n : 1) * sizeof *rows);
-  if (!rows) return sc__err(SC_ENOMEM, "%s: out of memory", path);
+  /* a row too for each user's error that no step result carries */
+  row *rows = sc__malloc((n + r->nusers + 1) * sizeof *rows);
+  sc_step_result *errs = sc__malloc((r->nusers + 1) * sizeof *errs);
+  if (!rows || !errs) {
+    sc__free(rows);
+    sc__free(errs);
+    return sc__err(SC_ENOMEM, "%s: out of memory", path);
+  }
   n = 0;
-  for (size_t u = 0; u < r->nusers; u++)
-    for (size_t i = 0; i < r->users[u]->nresults; i++)
-      rows[n++] = (row){r->users[u], r->users[u]->results[i], u, i};
+  for (size_t u = 0; u < r->nusers; u++) {
+    const sc_run_result *x = r->users[u];
+    for (size_t i = 0; i < x->nresults; i++) rows[n++] = (row){x, x->results[i], u, i};
+    if (sc__report_error_row(&errs[u], x)) rows[n++] = (row){x, &errs[u], u, x->nresults};
+  }
   qsort(rows, n, sizeof *rows, cmp_row);
 
   sc__report_file rf;
@@ -58,5 +66,6 @@ SC_EXTERN int sc_report_load_jtl(const char *path, const sc_load_result *r) {
     rc = sc__report_close(&rf, 0);
   }
   sc__free(rows);
+  sc__free(errs);
   return rc;
 }

@@ -49,7 +49,7 @@ static void user_lines(FILE *out, const sc_load_result *r) {
   char nb[32], sb[160];
   int wn = 4, ws = 7; /* "user", "slowest" */
   for (size_t u = 0; u < r->nusers; u++) {
-    int a = (int)strlen(sc__report_user_name(nb, sizeof nb, r->users[u]));
+    int a = (int)strlen(sc__result_user_name(nb, sizeof nb, r->users[u]));
     int b = (int)strlen(slowest(sb, sizeof sb, r->users[u]));
     if (a > wn) wn = a;
     if (b > ws) ws = b;
@@ -59,7 +59,7 @@ static void user_lines(FILE *out, const sc_load_result *r) {
   for (size_t u = 0; u < r->nusers; u++) {
     const sc_run_result *x = r->users[u];
     size_t failed = sc__report_failed(x, NULL);
-    fprintf(out, "%-*s %7zu %7zu  %-*s  ", wn, sc__report_user_name(nb, sizeof nb, x),
+    fprintf(out, "%-*s %7zu %7zu  %-*s  ", wn, sc__result_user_name(nb, sizeof nb, x),
             x->nresults - failed, failed, ws, slowest(sb, sizeof sb, x));
     if (x->error)
       sc__report_put_line(out, x->error);

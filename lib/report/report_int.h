@@ -8,6 +8,7 @@
 
 #include "stepcheck/report.h"
 #include "scenario/model.h"
+#include "run/result.h"
 
 /* Timing statistics of verified_ms over the PASSED results of one step id
  * (or of all results when step_id is NULL) in every one of nruns runs (one
@@ -30,9 +31,20 @@ int sc__report_same_id(const char *a, const char *b);
 int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *runs,
                    size_t nruns);
 
-/* Elapsed time of one result in ms (see report.h: verified_ms, or the time
- * until the failure verdict). */
-double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s);
+/* Number of results cut off by an infrastructure fault (sc_step_result.fault). */
+size_t sc__report_faults(const sc_run_result *r);
+
+/* The label of the row that carries a run's error when no step result
+ * does (the fault came between steps, or before the first). */
+extern const char sc__report_error_id[];
+
+/* A run whose error no step result carries (an error between steps, a page
+ * that did not open): 1 and *out filled as a faulted pseudo-result labelled
+ * sc__report_error_id (writers tell it by that pointer), its reason the
+ * run's error (borrowed), stamped when the run ended, elapsed 0; else 0.
+ * The JTL and JUnit writers write it as a row and an <error>, so a file
+ * never reads as all success, nor counts an error it does not show. */
+int sc__report_error_row(sc_step_result *out, const sc_run_result *r);
 
 /* Number of failed results; *is_void non-zero when the run is VOID. */
 size_t sc__report_failed(const sc_run_result *r, int *is_void);
@@ -98,7 +110,9 @@ int sc__report_json_write(const char *path, json_t *root);
 
 /* ---- JUnit (junit.c) */
 
-/* XML text; attr non-zero inside an attribute value. */
+/* XML 1.0 text (xml.c); attr non-zero inside an attribute value. Never
+ * malformed: characters XML 1.0 does not allow, and bytes that are not
+ * UTF-8, are written as '?'. */
 void sc__report_put_xml(FILE *f, const char *s, int attr);
 /* One <testsuite name=NAME> of r's step results, every line prefixed by
  * indent. */
@@ -170,9 +184,6 @@ typedef struct sc__load_peaks {
 } sc__load_peaks;
 /* 1 and *out filled when the run has samples, else 0. */
 int sc__report_load_peaks(sc__load_peaks *out, const sc_load_result *r);
-
-/* The user's name, or "user-N" (its index + 1) in buf when it has none. */
-const char *sc__report_user_name(char *buf, size_t n, const sc_run_result *u);
 
 /* A file written to path.tmp and renamed to path on success. */
 typedef struct sc__report_file {

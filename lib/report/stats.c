@@ -38,25 +38,23 @@ int sc__report_ids(const char ***out, size_t *n, const sc_run_result *const *run
   return 0;
 }
 
-/* Judging deadline of the step a result belongs to, or -1 when unknown. */
-static double step_timeout(const sc_run_result *r, const sc_step_result *s) {
-  const sc_scenario *sc = r->scenario;
-  if (!sc) return -1;
-  const sc_step *steps = s->setup ? sc->setup : sc->steps;
-  size_t n = s->setup ? sc->nsetup : sc->nsteps;
-  for (size_t i = 0; i < n; i++)
-    if (sc__report_same_id(steps[i].id, s->step_id))
-      return steps[i].timeout_ms > 0 ? steps[i].timeout_ms : sc->default_timeout_ms;
-  return sc->default_timeout_ms > 0 ? sc->default_timeout_ms : -1;
+const char sc__report_error_id[] = "(run error)";
+
+size_t sc__report_faults(const sc_run_result *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->nresults; i++) n += r->results[i]->fault != 0;
+  return n;
 }
 
-double sc__report_elapsed(const sc_run_result *r, const sc_step_result *s) {
-  if (s->passed && s->verified_ms >= 0) return s->verified_ms;
-  double t = step_timeout(r, s);
-  if (s->gesture_ms > t) t = s->gesture_ms;
-  if (s->first_change_ms > t) t = s->first_change_ms;
-  if (s->passed && s->verified_ms > t) t = s->verified_ms;
-  return t > 0 ? t : 0;
+int sc__report_error_row(sc_step_result *out, const sc_run_result *r) {
+  memset(out, 0, sizeof *out);
+  if (!r->error || sc__report_faults(r)) return 0;
+  out->step_id = sc__report_error_id;
+  out->reason = r->error;
+  out->started_unix_ms = r->ended_unix_ms > 0 ? r->ended_unix_ms : r->started_unix_ms;
+  out->first_change_ms = out->verified_ms = out->first_paint_ms = out->last_paint_ms = -1;
+  out->fault = 1;
+  return 1;
 }
 
 size_t sc__report_failed(const sc_run_result *r, int *is_void) {

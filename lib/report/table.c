@@ -23,7 +23,7 @@ static void cycle_lines(FILE *out, const sc_run_result *r) {
     for (size_t i = 0; i < r->nresults; i++) {
       const sc_step_result *s = r->results[i];
       if (s->setup || s->cycle != c) continue;
-      double end = s->started_unix_ms + sc__report_elapsed(r, s);
+      double end = s->started_unix_ms + sc__result_elapsed(r, s);
       if (!n || s->started_unix_ms < t0) t0 = s->started_unix_ms;
       if (!n || end > t1) t1 = end;
       n++;
@@ -66,8 +66,9 @@ SC_EXTERN int sc_report_table(FILE *out, const sc_run_result *r) {
     const sc_step_result *s = r->results[i];
     char c[16], g[32], f[40], v[32];
     cycle_label(c, sizeof c, s);
+    const char *verdict = s->passed ? "PASS" : s->fault ? "ERROR" : "FAIL";
     fprintf(out, "%-5s %-*s %-6s %10s %10s %11s %8d  ", c, w, s->step_id ? s->step_id : "?",
-            s->passed ? "PASS" : "FAIL", sc__report_ms(g, sizeof g, s->gesture_ms),
+            verdict, sc__report_ms(g, sizeof g, s->gesture_ms),
             first_cell(f, sizeof f, s), sc__report_ms(v, sizeof v, s->verified_ms),
             s->captures);
     sc__report_put_line(out, s->reason);

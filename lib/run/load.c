@@ -2,6 +2,7 @@
  * the temp-space preflight, then users added `ramp` at a time every
  * `every_ms` on one multi handle, the generator sampled every second, and
  * the quality bar judged per ramp level. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,26 +47,47 @@ static int push(void ***arr, size_t *n, void *item) {
   return 0;
 }
 
+/* Browsers the load uses: every endpoint, or as many launched as the users
+ * need. */
+static size_t browsers_wanted(const sc_load_options *o, int nusers) {
+  size_t want = 0;
+  if (o->endpoints) {
+    while (o->endpoints[want]) want++;
+    return want;
+  }
+  int per = o->users_per_browser > 0 ? o->users_per_browser : SC__USERS_PER_LAUNCHED;
+  return (size_t)((nusers + per - 1) / per);
+}
+
+/* The limits of one generator against this machine, before anything
+ * starts (lib/host/limits.c). */
+static int preflight(const sc_load_options *o) {
+  const char *dir = o->tmp_dir ? o->tmp_dir : "/dev/shm";
+  size_t n = browsers_wanted(o, o->users); /* at most users, or the endpoints given */
+  int browsers = n < (size_t)INT_MAX ? (int)n : INT_MAX;
+  sc__machine m;
+  int rc = sc__machine_measure(&m, NULL, dir);
+  if (rc < 0) return rc;
+  return sc__preflight_load(&m, dir, o->users, browsers, o->endpoints ? 0 : browsers);
+}
+
 /* Browsers: attach to every endpoint, or launch as many as the users need
- * (the headless shell when installed: a third of chromium's memory). */
+ * (the headless shell when installed: a third of chromium's memory); a
+ * cancel stops between launches and during one. */
 static int open_browsers(load *L, int nusers) {
   const sc_load_options *o = L->o;
   sc_browser_options bo = L->bo;
   bo.loop = L->loop;
-  size_t want = 0;
-  if (o->endpoints) {
-    while (o->endpoints[want]) want++;
-  } else {
-    int per = o->users_per_browser > 0 ? o->users_per_browser : SC__USERS_PER_LAUNCHED;
-    want = (size_t)((nusers + per - 1) / per);
-    if (!bo.executable && access(SC__HEADLESS_SHELL, X_OK) == 0) bo.executable = SC__HEADLESS_SHELL;
-  }
+  size_t want = browsers_wanted(o, nusers);
+  if (!o->endpoints && !bo.executable && access(SC__HEADLESS_SHELL, X_OK) == 0)
+    bo.executable = SC__HEADLESS_SHELL;
   L->b = sc__calloc(want ? want : 1, sizeof *L->b);
   L->pids = sc__calloc(want ? want : 1, sizeof *L->pids);
   if (!L->b || !L->pids) return sc__err(SC_ENOMEM, "load: out of memory");
   for (size_t i = 0; i < want; i++) {
+    if (o->cancel && *o->cancel) return sc__err(SC_ECANCELED, "load: interrupted");
     int rc = o->endpoints ? sc_browser_connect(&L->b[i], o->endpoints[i], &bo)
-                          : sc_browser_launch(&L->b[i], &bo);
+                          : sc__browser_launch_cancel(&L->b[i], &bo, o->cancel);
     if (rc < 0) return rc;
     L->nb++;
     if (sc_browser_pid(L->b[i]) > 0) L->pids[L->npids++] = sc_browser_pid(L->b[i]);
@@ -170,7 +192,9 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   if (rc == 0) {
     L->res->warmup = sc_multi_take(m, 0);
     if (L->res->warmup && L->res->warmup->error) {
-      rc = sc__err(SC_EIO, "warm-up: %s", L->res->warmup->error);
+      /* its own code, so the run exits as that user alone would */
+      int code = L->res->warmup->error_code < 0 ? L->res->warmup->error_code : SC_EIO;
+      rc = sc__err(code, "warm-up: %s", L->res->warmup->error);
     } else if (L->res->warmup && !L->res->warmup->passed) {
       rc = sc__err(SC_EIO, "warm-up: the user alone did not verify every step; nothing "
                            "to measure against (see the warm-up's results)");
@@ -317,7 +341,8 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   L.res->cores = sc__cpu_count();
   L.res->cpu_warn_pct = SC__CPU_WARN_SHARE * 100.0 * L.res->cores;
   *out = L.res;
-  int rc = sc_loop_new(&L.loop);
+  int rc = preflight(opts);
+  if (rc == 0) rc = sc_loop_new(&L.loop);
   if (rc == 0) rc = open_browsers(&L, opts->users);
   uint64_t per_user = 0;
   if (rc == 0 && opts->warmup_cycles > 0) rc = warmup(&L, s, &per_user);

@@ -94,6 +94,7 @@ static void user_done(sc__runner *r, void *ud) {
       u->rr->error = e;
     }
   }
+  if (u->rr->error && !u->rr->error_code) u->rr->error_code = u->r.rc < 0 ? u->r.rc : SC_EIO;
   u->running = 0;
   u->m->active--;
   u->m->ended++;

@@ -6,15 +6,16 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "report/report_int.h" /* when a step ended; a user's name */
+#include "run/result.h" /* when a step ended; a user's name */
 #include "run/quality.h"
+#include "scenario/model.h"
 
 static int same_id(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 static double step_end(const sc_run_result *r, const sc_step_result *s) {
-  return s->started_unix_ms + sc__report_elapsed(r, s);
+  return s->started_unix_ms + sc__result_elapsed(r, s);
 }
 
 double sc__quality_warm_ms(const sc_run_result *warmup, const char *step_id) {
@@ -208,7 +209,7 @@ static int judge_pace(judge *j, const char *who, const sc_run_result *u) {
 
 static int judge_user(judge *j, const sc_run_result *u) {
   char name[32];
-  const char *who = sc__report_user_name(name, sizeof name, u);
+  const char *who = sc__result_user_name(name, sizeof name, u);
   int rc = 0;
   for (size_t i = 0; i < u->nresults && !rc; i++) rc = judge_step(j, who, u, u->results[i]);
   if (!rc && j->bar_cycle_ms > 0) rc = judge_pace(j, who, u);

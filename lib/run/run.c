@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "browser/handle.h"
 #include "core/core.h"
 #include "engine.h"
 #include "runner.h"
@@ -143,7 +144,9 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, cancel);
-  if (rc == 0 && !opts->page && !opts->browser) rc = sc_browser_launch(&own, opts->browser_options);
+  /* a cancel while the browser comes up ends the run then, not after */
+  if (rc == 0 && !opts->page && !opts->browser)
+    rc = sc__browser_launch_cancel(&own, opts->browser_options, cancel);
   if (rc == 0)
     rc = opts->page ? sc__multi_add_page(m, opts->page, NULL, opts->url)
                     : sc_multi_add(m, opts->browser ? opts->browser : own, opts->url, NULL);
@@ -170,6 +173,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
       rr->ready_ms = -1;
       rr->cycles = fwd.cycles;
       rr->error = sc__strdup(e.msg);
+      rr->error_code = rc;
       const char *url = opts->url || opts->page ? opts->url : s->url;
       rr->url = url ? sc__strdup(url) : NULL;
     }

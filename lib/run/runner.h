@@ -145,6 +145,8 @@ typedef struct sc__stepm {
   int self_check;           /* the capture in flight checks the log after a verdict */
   int log_mode;             /* this step's verdict is the paint log's */
   double verdict_t;         /* the verdict capture's time, while a self-check runs */
+  double begun;             /* when the step began (its time until a fault
+                               that came before the gesture) */
 } sc__stepm;
 
 /* SC__PH_ONE: a single step run on its own (sc__runner_step_once); the

@@ -52,6 +52,11 @@ static void finish(sc__runner *r, int rc) {
   sc__stepm *sm = &r->sm;
   sc_step_result *res = sm->res;
   if (rc < 0 && !res->reason) set_reason(res, sc_errmsg());
+  if (rc < 0) {
+    /* cut off by a fault, not judged: it ran until now, not its timeout */
+    res->fault = 1;
+    res->ran_ms = sc__now_ms() - (sm->t0 > 0 ? sm->t0 : sm->begun);
+  }
   res->capture_ms = res->captures ? sm->capsum / res->captures : 0;
   for (size_t i = 0; i < sm->st->nexpect && sm->v; i++)
     if (sm->st->expect[i].kind == SC_EXPECT_SCALE) {
@@ -144,6 +149,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   memset(sm, 0, sizeof *sm);
   sm->st = st;
   sm->ni = ni;
+  sm->begun = sc__now_ms();
   sm->U = r->need[ni];
   sm->C = r->need[r->s->nsetup + r->s->nsteps + ni];
   r->io_slowest = 0;

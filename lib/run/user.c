@@ -29,6 +29,7 @@ static void end(sc__runner *r, int rc) {
   sc_run_result *rr = r->rr;
   if (rc < 0 && !rr->error) rr->error = sc__strdup(sc_errmsg());
   if (rc < 0 && !r->rc) r->rc = rc;
+  if (rc < 0 && !rr->error_code) rr->error_code = rc;
   r->phase = SC__PH_DONE;
   int drift_fail = r->s->drift == SC_DRIFT_FAIL && rr->ndrift > 0;
   rr->passed = !rr->error && rr->steps_failed == 0 && rr->nresults > 0 && !drift_fail;

@@ -386,16 +386,84 @@ int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {
   return -1;
 }
 
+/* Index in all[] of the locator filling each point and region (-1: given
+ * in the file), so that a dependency is found in O(1). */
+typedef struct fillers {
+  int *point, *region;
+  size_t npoints, nregions;
+} fillers;
+
+static int filler(const fillers *f, sc__ref r) {
+  if (r.index < 0) return -1;
+  if (r.is_region) return (size_t)r.index < f->nregions ? f->region[r.index] : -1;
+  return (size_t)r.index < f->npoints ? f->point[r.index] : -1;
+}
+
 /* What l needs found first: up to SC__LOC_ANCHORS + 1 locators. */
-static int deps(const sc__locator *all, size_t n, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
+static int deps(const fillers *f, const sc__locator *l, int out[SC__LOC_ANCHORS + 1]) {
   int k = 0, d;
   if (l->kind == SC__LOC_FROM || l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_CENTRE ||
       l->kind == SC__LOC_QUIET)
-    if ((d = sc__locator_of(all, n, l->a)) >= 0) out[k++] = d;
+    if ((d = filler(f, l->a)) >= 0) out[k++] = d;
   for (int i = 0; (l->kind == SC__LOC_BETWEEN || l->kind == SC__LOC_QUIET) && i < l->nmore; i++)
-    if ((d = sc__locator_of(all, n, l->more[i])) >= 0) out[k++] = d;
-  if (l->within >= 0 && (d = sc__locator_of(all, n, (sc__ref){1, l->within})) >= 0) out[k++] = d;
+    if ((d = filler(f, l->more[i])) >= 0) out[k++] = d;
+  if (l->within >= 0 && (d = filler(f, (sc__ref){1, l->within})) >= 0) out[k++] = d;
   return k;
+}
+
+/* Resolution order (Kahn): a locator is placed once everything it depends
+ * on is, each edge looked at once, so a chain of any order costs O(n).
+ * order[0..placed) gets the indices; state[i] = 1 for every placed one.
+ * What is left unplaced sits on or behind a cycle. Returns placed, or -1
+ * out of memory. */
+static long order(const sc__locator *all, size_t n, const sc_scenario *s, size_t *ord, int *state) {
+  fillers f = {sc__malloc((s->npoints ? s->npoints : 1) * sizeof(int)),
+               sc__malloc((s->nregions ? s->nregions : 1) * sizeof(int)), s->npoints, s->nregions};
+  int *need = sc__calloc(n, sizeof *need);       /* dependencies not yet placed */
+  size_t *first = sc__calloc(n + 1, sizeof *first); /* users of i: by[first[i]..first[i+1]) */
+  int *by = sc__malloc((n * (SC__LOC_ANCHORS + 1) + 1) * sizeof *by);
+  long placed = -1;
+  if (!f.point || !f.region || !need || !first || !by) goto done;
+  for (size_t i = 0; i < f.npoints; i++) f.point[i] = -1;
+  for (size_t i = 0; i < f.nregions; i++) f.region[i] = -1;
+  for (size_t i = 0; i < n; i++) {
+    sc__ref r = all[i].self;
+    if (r.index >= 0 && (size_t)r.index < (r.is_region ? f.nregions : f.npoints))
+      (r.is_region ? f.region : f.point)[r.index] = (int)i;
+  }
+  int d[SC__LOC_ANCHORS + 1];
+  for (size_t i = 0; i < n; i++) {
+    int k = deps(&f, &all[i], d);
+    need[i] = k;
+    for (int j = 0; j < k; j++) first[d[j] + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) first[i + 1] += first[i];
+  size_t *fill = sc__malloc((n ? n : 1) * sizeof *fill);
+  if (!fill) goto done;
+  memcpy(fill, first, n * sizeof *fill);
+  for (size_t i = 0; i < n; i++) {
+    int k = deps(&f, &all[i], d);
+    for (int j = 0; j < k; j++) by[fill[d[j]]++] = (int)i;
+  }
+  sc__free(fill);
+  /* ord doubles as the queue: what is ready, in file order, then what
+   * each placement makes ready */
+  size_t tail = 0;
+  for (size_t i = 0; i < n; i++)
+    if (need[i] == 0) ord[tail++] = i, state[i] = 1;
+  for (size_t head = 0; head < tail; head++) {
+    size_t i = ord[head];
+    for (size_t e = first[i]; e < first[i + 1]; e++)
+      if (--need[by[e]] == 0) ord[tail++] = (size_t)by[e], state[by[e]] = 1;
+  }
+  placed = (long)tail;
+done:
+  sc__free(f.point);
+  sc__free(f.region);
+  sc__free(need);
+  sc__free(first);
+  sc__free(by);
+  return placed;
 }
 
 void sc__scn_locators(sc__scn *c, json_t *root) {
@@ -428,23 +496,17 @@ void sc__scn_locators(sc__scn *c, json_t *root) {
     sc__scn_leave(c);
     sc__scn_leave(c);
   }
-  /* Order: repeatedly take every locator whose dependencies are placed. A
-   * round that places nothing leaves a cycle. */
   L->v = sc__calloc(c->nlocs, sizeof *L->v);
-  if (!L->v) c->oom = 1;
-  size_t placed = 0;
-  for (int progress = 1; progress && L->v && placed < c->nlocs;) {
-    progress = 0;
-    for (size_t i = 0; i < c->nlocs; i++) {
-      if (state[i]) continue;
-      int d[SC__LOC_ANCHORS + 1], k = deps(all, c->nlocs, &all[i], d), ready = 1;
-      for (int j = 0; j < k; j++) ready &= state[d[j]] && d[j] != (int)i;
-      if (!ready) continue;
-      state[i] = 1;
-      L->v[placed++] = all[i];
-      progress = 1;
-    }
+  size_t *ord = sc__calloc(c->nlocs, sizeof *ord);
+  long got = L->v && ord ? order(all, c->nlocs, s, ord, state) : -1;
+  if (got < 0) {
+    sc__free(L->v);
+    L->v = NULL;
+    c->oom = 1;
   }
+  size_t placed = got < 0 ? 0 : (size_t)got;
+  for (size_t k = 0; k < placed; k++) L->v[k] = all[ord[k]];
+  sc__free(ord);
   for (size_t i = 0; L->v && i < c->nlocs; i++) {
     if (state[i]) continue;
     const char *sect = c->locs[i].is_region ? "regions" : "points";

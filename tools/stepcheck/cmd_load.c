@@ -111,6 +111,29 @@ static void grid_end(grid *gr) {
   gr->n = 0;
 }
 
+/* One exit-code rule for one user and many: a user that an error stopped
+ * counts as one user alone would (cli_run_exit: 3 for the browser, the
+ * renderer, the connection or a page without a canvas; 1 for a locator
+ * that found nothing), and is named on stderr, the first few one line
+ * each. Returns the worst such code (EXIT_OK when no user has an error). */
+#define USER_ERRORS_SHOWN 5
+
+static int user_errors(const sc_load_result *r) {
+  int worst = EXIT_OK, n = 0;
+  for (size_t i = 0; i < r->nusers; i++) {
+    const sc_run_result *u = r->users[i];
+    if (!u->error) continue;
+    int c = cli_run_exit(u->error_code ? u->error_code : SC_EIO);
+    if (c > worst) worst = c;
+    if (n++ < USER_ERRORS_SHOWN)
+      cli_err(c, "run: %s: %s", u->user_name ? u->user_name : "user", u->error);
+  }
+  if (n > USER_ERRORS_SHOWN)
+    cli_err(worst, "run: and %d more users stopped by an error (each in the reports)",
+            n - USER_ERRORS_SHOWN);
+  return worst;
+}
+
 static const int k_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSTOP (sizeof k_stop_signals / sizeof k_stop_signals[0])
 
@@ -179,6 +202,7 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
     if (code == EXIT_OK) code = wc; /* the table lists the warnings */
   }
   if (g_cancel && code == EXIT_OK) code = cli_err(EXIT_INFRA, "run: interrupted");
+  if (!g_cancel && r && rc == 0 && code == EXIT_OK) code = user_errors(r);
   if (code == EXIT_OK && r && !r->passed) code = EXIT_FAIL;
   sc_load_result_free(r);
   for (size_t i = 0; i < NSTOP; i++) sigaction(k_stop_signals[i], &old[i], NULL);

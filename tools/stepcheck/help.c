@@ -7,7 +7,8 @@
 
 static const char k_exit[] =
     "\nexit codes: 0 ok, 1 a step failed or a locator found nothing, 2 usage or\n"
-    "configuration error, 3 browser or infrastructure error\n";
+    "configuration error, 3 browser or infrastructure error (with --users too: any\n"
+    "user stopped by the browser, its renderer, the connection or a missing canvas)\n";
 
 typedef struct help_page {
   const char *cmd, *text;
@@ -43,7 +44,9 @@ static const help_page k_pages[] = {
      "  --quiet, -q            no per-step lines\n"
      "\n"
      "many users from this process:\n"
-     "  --users N              users in all\n"
+     "  --users N              users in all (at most 1000; checked with the memory,\n"
+     "                         /dev/shm and open files the machine has before any\n"
+     "                         browser starts)\n"
      "  --ramp K --every S     add K users every S seconds\n"
      "  --duration S           run for S seconds instead of --cycles\n"
      "  --warmup C             cycles of the one-user warm-up (default 2; 0 none)\n"

@@ -271,7 +271,9 @@ static size_t count(const char *text, const char *what) {
   return n;
 }
 
-/* One suite per user, named for it, holding that user's results only. */
+/* One suite per user, named for it, holding that user's results only;
+ * user-3's error (its tab crashed between steps: no step result carries
+ * it) is an <error> of its own, so every error counted is shown. */
 static void junit_suite_per_user(void **st) {
   (void)st;
   fixture *fx = make_load();
@@ -279,11 +281,14 @@ static void junit_suite_per_user(void **st) {
   char *x = file_of(sc_report_load_junit, &fx->load, &len);
   assert_int_equal(count(x, "<testsuites "), 1);
   assert_int_equal(count(x, "<testsuite "), 3);
-  assert_int_equal(count(x, "<testcase "), 19);
-  assert_non_null(strstr(x, "<testsuites name=\"JOSM\" tests=\"19\" failures=\"1\" errors=\"1\""));
+  assert_int_equal(count(x, "<testcase "), 20);
+  assert_int_equal(count(x, "<error "), 1);
+  assert_non_null(strstr(x, "<testsuites name=\"JOSM\" tests=\"20\" failures=\"1\" errors=\"1\""));
   assert_non_null(strstr(x, "<testsuite name=\"user-1\" tests=\"9\" failures=\"0\" errors=\"0\""));
   assert_non_null(strstr(x, "<testsuite name=\"user-2\" tests=\"7\" failures=\"1\" errors=\"0\""));
-  assert_non_null(strstr(x, "<testsuite name=\"user-3\" tests=\"3\" failures=\"0\" errors=\"1\""));
+  assert_non_null(strstr(x, "<testsuite name=\"user-3\" tests=\"4\" failures=\"0\" errors=\"1\""));
+  assert_non_null(strstr(x, "<testcase classname=\"run\" name=\"(run error)\" time=\"0.000\">\n"
+                            "      <error message=\"tab crashed\" type=\"infrastructure\">tab crashed</error>"));
   /* user-3's suite holds its slow zoom-in and its error, not another's */
   const char *u3 = strstr(x, "name=\"user-3\"");
   assert_non_null(strstr(u3, "time=\"2.210\""));
@@ -342,7 +347,8 @@ static void jtl_threads(void **st) {
   fixture *fx = make_load();
   size_t len;
   char *x = file_of(sc_report_load_jtl, &fx->load, &len);
-  assert_int_equal(count(x, "\n"), 20); /* header + 19 rows */
+  assert_int_equal(count(x, "\n"), 21); /* header + 19 rows + user-3's error */
+  assert_non_null(strstr(x, ",(run error),500,infrastructure error,stepcheck 1-3,text,false,tab crashed,"));
   double prev = 0;
   for (const char *p = strchr(x, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
     double t = strtod(p, NULL);
@@ -479,7 +485,7 @@ static void the_driven_url_is_reported(void **st) {
   const char *want[] = {"\"url\": \"" DRIVEN_URL "\"",
                         "<property name=\"url\" value=\"" DRIVEN_URL "\"/>",
                         ",0,0,2,2," DRIVEN_URL ","};
-  const int times[] = {5, 3, 19}; /* load + warm-up + 3 users; 3 suites; every row */
+  const int times[] = {5, 3, 20}; /* load + warm-up + 3 users; 3 suites; every row */
   for (size_t i = 0; i < 3; i++) {
     size_t len;
     char *got = file_of(ws[i], &fx->load, &len);

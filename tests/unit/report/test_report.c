@@ -383,6 +383,177 @@ static void jtl_latency_is_the_first_paint(void **st) {
   free(fx);
 }
 
+/* The first problem with s as XML 1.0 characters in UTF-8 (a C0 control
+ * other than tab, LF and CR, U+FFFE, U+FFFF, a surrogate, a broken or
+ * overlong sequence), or NULL: a second reading of the rule, in the test. */
+static const char *xml_char_problem(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    unsigned long u;
+    int n;
+    if (*p < 0x80) u = *p, n = 1;
+    else if ((*p & 0xe0) == 0xc0) u = *p & 0x1f, n = 2;
+    else if ((*p & 0xf0) == 0xe0) u = *p & 0x0f, n = 3;
+    else if ((*p & 0xf8) == 0xf0) u = *p & 0x07, n = 4;
+    else return (const char *)p;
+    for (int i = 1; i < n; i++) {
+      if ((p[i] & 0xc0) != 0x80) return (const char *)p;
+      u = u << 6 | (p[i] & 0x3f);
+    }
+    static const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (u < least[n] || u > 0x10ffff || (u >= 0xd800 && u <= 0xdfff) || u == 0xfffe ||
+        u == 0xffff || (u < 0x20 && u != '\t' && u != '\n' && u != '\r'))
+      return (const char *)p;
+    p += n;
+  }
+  return NULL;
+}
+
+/* JUnit (and the load's) is well-formed XML 1.0 whatever the names and
+ * messages hold: U+FFFE and U+FFFF (which validate accepts in a step id),
+ * C0 controls, surrogates, bytes that are not UTF-8 become '?'; allowed
+ * characters of every length are kept. */
+static void junit_is_xml_for_any_text(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const char *bad[] = {"id\xef\xbf\xbe", "id\xef\xbf\xbf", "id\x01\x1b", "id\xed\xa0\x80",
+                       "id\xff\xc0\xaf", "id\xe2\x82", "id\xf4\x90\x80\x80"};
+  char *x;
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    fx->res[0].step_id = bad[i];
+    fx->res[3].reason = (char *)bad[i];
+    fx->sc.app = (char *)bad[i];
+    x = written(sc_report_junit, &fx->run);
+    const char *at = xml_char_problem(x);
+    if (at) fail_msg("case %zu: not XML 1.0 at byte %td:\n%s", i, at - x, x);
+    has("junit", x, "name=\"id?");
+    free(x);
+  }
+  fx->res[0].step_id = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \xef\xbf\xbd";
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "name=\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \xef\xbf\xbd\"");
+  free(x);
+  free(fx);
+}
+
+/* The JTL cell of `field` (0-based) in row `row` (0 = the header), as
+ * written, quotes included. */
+static char *jtl_cell(const char *jtl, int row, int field) {
+  const char *p = jtl;
+  for (int i = 0; i < row; i++) p = strchr(p, '\n') + 1;
+  for (int k = 0;; k++) {
+    const char *e = p;
+    if (*e == '"')
+      for (e++; *e && !(*e == '"' && e[1] != '"'); e += *e == '"' ? 2 : 1) {}
+    e += *e == '"';
+    e += strcspn(e, ",\n");
+    if (k == field) return strndup(p, (size_t)(e - p));
+    p = e + 1;
+  }
+}
+
+/* JTL: a label, thread, message or URL a spreadsheet would take for a
+ * formula (=, +, -, @, tab, CR first) gets a single quote before it and
+ * the cell is quoted (OWASP); other cells are written as before. */
+static void jtl_cells_cannot_start_a_formula(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  const struct {
+    const char *id, *cell;
+  } cases[] = {
+      {"=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""},
+      {"+1+1", "\"'+1+1\""},
+      {"-2+3", "\"'-2+3\""},
+      {"@SUM(A1)", "\"'@SUM(A1)\""},
+      {"\t=1", "\"'\t=1\""},
+      {"\r=1", "\"'\r=1\""},
+      {"zoom-in", "zoom-in"},
+      {"a=b", "a=b"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    fx->res[3].step_id = cases[i].id;
+    fx->res[3].reason = (char *)cases[i].id;
+    fx->run.url = cases[i].id;
+    char *x = written(sc_report_jtl, &fx->run);
+    int fields[] = {2, 8, 13}; /* label, failureMessage, URL */
+    for (int k = 0; k < 3; k++) {
+      char *c = jtl_cell(x, 4, fields[k]);
+      if (strcmp(c, cases[i].cell)) fail_msg("case %zu field %d: %s, want %s", i, fields[k], c, cases[i].cell);
+      free(c);
+    }
+    free(x);
+  }
+  free(fx);
+}
+
+/* A step cut off by a fault (the browser killed 380 ms into zoom-in of
+ * cycle 2, whose timeout was 8000 ms) is an error in every format, with the
+ * time it ran: report.json elapsed_ms 380 and "fault": true; a JTL row with
+ * success=false, the message and elapsed 380; a JUnit <error> (not a
+ * <failure>) and errors="1"; ERROR in the text table and the HTML. */
+static void a_faulted_step_is_an_error_in_every_report(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  sc_step_result *s = &fx->res[3];
+  s->fault = 1;
+  s->ran_ms = 380.4;
+  s->reason = "Input.dispatchMouseEvent: connection closed: browser closed its pipe";
+  s->nartifacts = 0;
+  fx->run.error = "Input.dispatchMouseEvent: connection closed: browser closed its pipe";
+  char *x = written(sc_report_json, &fx->run);
+  json_error_t je;
+  json_t *j = json_loads(x, 0, &je);
+  assert_non_null(j);
+  json_t *r3 = json_array_get(json_object_get(j, "results"), 3);
+  assert_true(json_is_true(json_object_get(r3, "fault")));
+  assert_true(json_real_value(json_object_get(r3, "elapsed_ms")) == 380.4);
+  assert_true(json_is_false(json_object_get(json_array_get(json_object_get(j, "results"), 2), "fault")));
+  json_decref(j);
+  free(x);
+  x = written(sc_report_jtl, &fx->run);
+  has("jtl", x, "\n1700000005000,380,zoom-in,500,infrastructure error,stepcheck 1-1,text,false,"
+                "Input.dispatchMouseEvent: connection closed: browser closed its pipe,");
+  assert_null(strstr(x, "(run error)")); /* the step carries the run's error */
+  free(x);
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "failures=\"0\" errors=\"1\"");
+  has("junit", x, "<testcase classname=\"cycle 2\" name=\"zoom-in\" time=\"0.380\">\n"
+                  "    <error message=\"Input.dispatchMouseEvent: connection closed: browser closed "
+                  "its pipe\" type=\"infrastructure\">");
+  assert_null(strstr(x, "<failure"));
+  free(x);
+  size_t tl;
+  x = table_of(&fx->run, &tl);
+  has("table", x, "zoom-in  ERROR");
+  free(x);
+  x = written(sc_report_html, &fx->run);
+  has("html", x, ">ERROR<");
+  has("html", x, "cycle 2, zoom-in: ERROR: Input.dispatchMouseEvent: connection closed");
+  free(x);
+  free(fx);
+}
+
+/* A run error that no step result carries (the renderer crashed between
+ * steps): a JTL row that says so, and the <error> that errors="1" counts. */
+static void a_run_error_between_steps_has_its_row(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  fx->res[3].passed = 1;
+  fx->res[3].verified_ms = 900;
+  fx->run.error = "page crashed (its renderer is gone): target crashed";
+  fx->run.ended_unix_ms = 1700000020000.0;
+  char *x = written(sc_report_jtl, &fx->run);
+  has("jtl", x, "\n1700000020000,0,(run error),500,infrastructure error,stepcheck 1-1,text,false,"
+                "page crashed (its renderer is gone): target crashed,");
+  free(x);
+  x = written(sc_report_junit, &fx->run);
+  has("junit", x, "tests=\"6\" failures=\"0\" errors=\"1\"");
+  has("junit", x, "<testcase classname=\"run\" name=\"(run error)\" time=\"0.000\">\n"
+                  "    <error message=\"page crashed (its renderer is gone): target crashed\" "
+                  "type=\"infrastructure\">page crashed (its renderer is gone): target crashed</error>");
+  free(x);
+  free(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -506,6 +677,10 @@ int main(void) {
       cmocka_unit_test(table_shows_the_first_paint),
       cmocka_unit_test(junit_has_a_rest_line),
       cmocka_unit_test(jtl_latency_is_the_first_paint),
+      cmocka_unit_test(junit_is_xml_for_any_text),
+      cmocka_unit_test(jtl_cells_cannot_start_a_formula),
+      cmocka_unit_test(a_faulted_step_is_an_error_in_every_report),
+      cmocka_unit_test(a_run_error_between_steps_has_its_row),
       cmocka_unit_test(verdicts),
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),

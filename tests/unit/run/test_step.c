@@ -116,6 +116,32 @@ static void a_capture_that_times_out_is_an_error(void **st) {
   assert_non_null(g_rr.error);
 }
 
+/* The browser killed in the middle of a step's polling: the step is cut off
+ * by the fault, not judged, and records the time it really ran (the kill
+ * came 1500 ms after the step began; the timeout was 8000 ms), so no report
+ * gives it the timeout it never waited. */
+static void a_step_cut_off_by_a_fault_records_what_it_ran(void **st) {
+  (void)st;
+  g_steps[0].timeout_ms = 8000;
+  g_closed_at = 2500;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_true(res->fault);
+  assert_non_null(strstr(res->reason, "connection closed"));
+  /* from its gesture (after the at-rest capture before it) until the
+   * failed capture that told of the kill */
+  if (!(res->ran_ms > 1000 && res->ran_ms < 2000))
+    fail_msg("ran_ms %.1f, want about 1500 (the kill), not the 8000 ms timeout", res->ran_ms);
+  assert_non_null(g_rr.error);
+  assert_int_equal(g_rr.error_code, SC_ECLOSED);
+  /* a step that ended in a verdict is no fault */
+  g_closed_at = 0;
+  g_steps[0].timeout_ms = 500;
+  res = step(0, 1);
+  assert_false(res->fault);
+  assert_true(res->ran_ms == 0);
+}
+
 /* What is not a stall stays a verdict: a slow answer (below SC__STALL_MS)
  * with nothing happening fails as the application's; a stall after which
  * the expected change is seen and verified passes. */
@@ -647,6 +673,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(a_frozen_browser_before_the_gesture_is_not_a_fail, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(a_capture_that_times_out_is_an_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_step_cut_off_by_a_fault_records_what_it_ran, setup, teardown),
       cmocka_unit_test_setup_teardown(slow_is_not_stalled_and_a_stall_does_not_hide_a_pass,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(same_point_twice_is_not_a_double_click, setup, teardown),

@@ -121,7 +121,10 @@ static void run_loop(double limit) {
     if (e.kind == 0) {
       e.done(e.status, e.status ? "the application's canvas is gone from the page" : NULL, e.ud);
     } else if (e.kind == 1 && e.status) {
-      e.captured(e.status, "Page.captureScreenshot: timed out", NULL, 0, e.ud);
+      e.captured(e.status, e.status == SC_ECLOSED
+                               ? "Page.captureScreenshot: connection closed: browser closed its pipe"
+                               : "Page.captureScreenshot: timed out",
+                 NULL, 0, e.ud);
     } else if (e.kind == 1) {
       char id = screen_at(e.world, e.asked + CAP / 2);
       e.captured(0, NULL, &id, 1, e.ud);
@@ -181,6 +184,10 @@ static void check_held(const sc__runner *r) {
   g_held_checks_failed += bad;
 }
 
+/* The browser killed: a capture not answered by then fails at that moment
+ * (0: never). */
+static double g_closed_at;
+
 static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
                      void *ud) {
   world *w = world_of(ctx);
@@ -188,6 +195,10 @@ static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__i
   if (ud == &g_r) check_held(&g_r);
   g_captures++;
   double at = thawed(g_t + CAP);
+  if (g_closed_at > 0 && at >= g_closed_at) {
+    post(g_closed_at > g_t ? g_closed_at : g_t, 1, (void *)cb, ud)->status = SC_ECLOSED;
+    return 0;
+  }
   if (at > g_t + timeout_ms) { /* the capture's own deadline comes first */
     event *e = post(g_t + timeout_ms, 1, (void *)cb, ud);
     e->status = SC_ETIMEDOUT;
@@ -352,6 +363,7 @@ static int setup(void **st) {
   g_t = 1000;
   g_decode_ms = 0;
   g_freeze_from = g_freeze_until = 0;
+  g_closed_at = 0;
   g_guest_gone_at = 0;
   g_guest_checks = 0;
   g_held_checks = g_held_checks_failed = 0;

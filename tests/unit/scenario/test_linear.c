@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "scenario/jsonpos.h"
+#include "scenario/locators.h"
 #include "stepcheck.h"
 
 #define NKEYS 200000
@@ -154,11 +155,59 @@ static void suggestions_have_a_budget(void **st) {
   free(dir);
 }
 
+/* Locator placement: a "from" chain written last link first used to be
+ * placed one locator per pass over all of them, each dependency looked up
+ * by a scan (cubic: 4000 links took 66 s). In topological order it is
+ * linear; a chain far longer than that is placed well inside the test's
+ * ctest TIMEOUT, and every link after the one it names. */
+static void a_reversed_chain_is_placed_in_order(void **st) {
+  (void)st;
+  enum { NLINKS = 20000 };
+  char *dir = sc_test_mkdtemp();
+  buf b = {0};
+  put(&b, "{\"app\": \"a\", \"url\": \"http://127.0.0.1:8000/\", \"viewport\": {\"width\": 800, "
+          "\"height\": 600},\n\"guest\": {\"width\": 800, \"height\": 600}, \"regions\": {\"map\": [0, 0, "
+          "800, 560], \"r1\": {\"from\": \"p%d\", \"size\": [4, 4]}},\n\"points\": {", NLINKS - 1);
+  for (int i = NLINKS - 1; i > 0; i--)
+    put(&b, "\"p%d\": {\"from\": \"p%d\", \"offset\": [0, 0]},\n", i, i - 1);
+  put(&b, "\"p0\": [10, 10]},\n\"cycle\": [{\"id\": \"s\", \"click\": \"p%d\", \"expect\": "
+          "[{\"changed\": \"r1\"}]}]}\n", NLINKS - 1);
+  sc_scenario *s;
+  assert_int_equal(sc_scenario_load(&s, write_tmp(dir, &b)), 0);
+  const struct sc_locators *L = s->locators;
+  assert_non_null(L);
+  assert_int_equal(L->n, NLINKS);  /* p1 .. p19999 and r1 */
+  /* p1 is the only one ready at first, then each makes the next ready */
+  for (size_t k = 0; k + 1 < L->n; k++) {
+    assert_false(L->v[k].self.is_region);
+    char want[16];
+    snprintf(want, sizeof want, "p%zu", k + 1);
+    assert_string_equal(s->points[L->v[k].self.index].name, want);
+  }
+  assert_true(L->v[L->n - 1].self.is_region);
+  sc_scenario_free(s);
+  /* a cycle among the links is still found, and named once per locator on it */
+  b.n = 0;
+  put(&b, "%s\"points\": {\"q0\": {\"from\": \"q2\"}, \"q1\": {\"from\": \"q0\"}, \"q2\": "
+          "{\"from\": \"q1\"}, \"q3\": {\"from\": \"q3\"}, \"ok\": {\"from\": \"map\"}},\n"
+          "\"cycle\": [{\"id\": \"s\", \"click\": \"ok\", \"expect\": [{\"changed\": \"map\"}]}]}\n", HEAD);
+  lines l = {0};
+  assert_int_equal(sc_scenario_validate(write_tmp(dir, &b), collect, &l), 4);
+  assert_non_null(strstr(l.first, "points \"q0\": its locator depends on itself"));
+  assert_non_null(strstr(l.last, "points \"q3\": its locator depends on itself"));
+  free(l.first);
+  free(l.last);
+  free(b.p);
+  sc_test_rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(position_lookups_are_constant_work),
       cmocka_unit_test(unknown_keys_are_capped),
       cmocka_unit_test(suggestions_have_a_budget),
+      cmocka_unit_test(a_reversed_chain_is_placed_in_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
