@@ -5,6 +5,7 @@
 #define STEPCHECK_H
 
 #include "stepcheck/common.h"
+#include "stepcheck/loop.h"
 #include "stepcheck/image.h"
 #include "stepcheck/browser.h"
 #include "stepcheck/grid.h"

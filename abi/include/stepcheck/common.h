@@ -14,7 +14,10 @@
  *   thread, and not again while anything the library allocated lives.
  * - Internal caches (the builtin glyph set, parsed once; the scale-bar
  *   reader's last file profile, per thread and freed when the thread
- *   exits) need nothing from the caller. */
+ *   exits) need nothing from the caller.
+ * - sc_load_run reads /proc on a thread of its own (the generator's cost,
+ *   off the loop thread), which allocates: an allocator given to
+ *   sc_set_allocator must be thread-safe for load runs (malloc is). */
 #ifndef STEPCHECK_COMMON_H
 #define STEPCHECK_COMMON_H
 
@@ -43,6 +46,7 @@ extern "C" {
 /** Library version at run time, e.g. "0.3.0". Static string. */
 SC_EXTERN const char *sc_version(void);
 
+
 /* Error codes. The table only ever grows; codes are never renumbered.
  * XX(name, code, message) */
 #define SC_ERRNO_MAP(XX)                                                     \
@@ -65,7 +69,8 @@ SC_EXTERN const char *sc_version(void);
   XX(ECANCELED, -17, "canceled")                                           \
   XX(ENOSPACE, -18, "no space left")                                       \
   XX(EDATA, -19, "data does not fit")                                      \
-  XX(ELOCATE, -20, "locator not found or ambiguous")
+  XX(ELOCATE, -20, "locator not found or ambiguous")                      \
+  XX(EBUSY, -21, "the loop is already running")
 
 /** Error codes returned (negated) by every function that returns int. */
 typedef enum sc_error {
@@ -99,6 +104,33 @@ SC_EXTERN const char *sc_errmsg(void);
 SC_EXTERN void sc_set_allocator(void *(*malloc_fn)(size_t),
                                 void *(*realloc_fn)(void *, size_t),
                                 void (*free_fn)(void *));
+
+/**
+ * Copy src into dst (size bytes) as one line safe for a terminal: C0
+ * controls and DEL become \n, \t, \r or \xNN, C1 controls (U+0080 to
+ * U+009F) \u00NN, bytes that are not valid UTF-8 \xNN; the rest is kept.
+ * The copy is cut before an escape that does not fit and always ends with
+ * a NUL (when size > 0). sc_errmsg() is already escaped this way; text a
+ * program prints from elsewhere (names, reasons, paths) should pass through
+ * this first. src may be NULL (""). Returns the length written.
+ */
+SC_EXTERN size_t sc_escape_ctl(char *dst, size_t size, const char *src);
+
+/**
+ * May path be written as an output (a report, an image, a glyph set)?
+ * Writers put their bytes in PATH.tmp and rename it over PATH, so only a
+ * regular file, or a new file in an existing folder, is ever replaced;
+ * a device, FIFO, socket or directory (also through a symbolic link) is
+ * refused. Every writer of the library checks this itself; a program calls
+ * it up front, before a long run, to refuse a bad path at once.
+ * Returns 0, SC_EINVAL for a path that is not replaced ("PATH: not
+ * replaced: it is a character device (...)") or SC_EIO for a folder that
+ * is missing or cannot be looked at ("PATH: the folder DIR does not
+ * exist"), with sc_errmsg().
+ */
+SC_EXTERN int sc_output_check(const char *path);
+/** dir exists and is a folder (for outputs written into it): 0 or SC_EIO. */
+SC_EXTERN int sc_output_check_dir(const char *dir);
 
 /** Free memory the library handed to the caller (strings, buffers). */
 SC_EXTERN void sc_free(void *p);

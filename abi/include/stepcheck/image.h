@@ -149,10 +149,69 @@ typedef struct sc_match {
  *         max are filled); SC_EINVAL for NULL images, a template without an
  *         opaque pixel, tol or min_score out of range; SC_ETOOBIG when more
  *         than 4096 positions match (a template that fits nearly anywhere:
- *         say so instead of counting them).
+ *         say so instead of counting them) or a template larger than
+ *         SC_SEARCH_MAX_TEMPLATE_PIXELS; SC_ETIMEDOUT after
+ *         SC_SEARCH_TIME_LIMIT_MS. Counts every place scoring min_score:
+ *         sc_image_search decides "found" with a margin (what locators use).
  */
 SC_EXTERN int sc_image_find(sc_match *out, int max, const sc_image *img, const sc_image *tpl,
                             sc_rect within, int tol, double min_score);
+
+/** How sc_image_search looks for a template. */
+typedef struct sc_search_options {
+  unsigned version;
+  sc_rect within;        /**< where to look (clipped to the image); w or h <= 0: everywhere */
+  int tol;               /**< 0..255, max abs difference per RGB channel; default 48 */
+  double min_score;      /**< (0, 1]: fraction of the template's opaque pixels within tol
+                              for a place to match; default 0.99 */
+  double margin;         /**< [0, 0.5]: the best place must score more than margin above
+                              every other place to be found; default SC_SEARCH_MARGIN */
+  double time_limit_ms;  /**< > 0: the search gives up after this much CPU time of its
+                              thread (SC_ETIMEDOUT; CPU, so a busy machine does not cut
+                              it short); default SC_SEARCH_TIME_LIMIT_MS */
+  volatile int *cancel;  /**< non-zero (e.g. set from a signal handler) ends the search
+                              within a few ms with SC_ECANCELED; borrowed, NULL = never */
+} sc_search_options;
+/** The default margin: measured on JOSM through noVNC and on the map app
+ *  (docs/scenario.md, "Locators that never guess"). */
+#define SC_SEARCH_MARGIN 0.02
+/** The default limit of one search, in ms of CPU time (a usual template
+ *  on a whole 1600x900 guest takes tens of ms). */
+#define SC_SEARCH_TIME_LIMIT_MS 5000.0
+/** The largest template searched, in pixels (256 x 256): a larger one is SC_ETOOBIG. */
+#define SC_SEARCH_MAX_TEMPLATE_PIXELS 65536
+#define SC_SEARCH_OPTIONS_VERSION 1
+#define SC_SEARCH_OPTIONS_INIT                                                         \
+  {SC_SEARCH_OPTIONS_VERSION, {0, 0, 0, 0}, 48, 0.99, SC_SEARCH_MARGIN,               \
+   SC_SEARCH_TIME_LIMIT_MS, NULL}
+/** Fill *opts with the defaults for a caller built against `version` (1 .. the
+ *  library's). SC_EINVAL for a NULL opts or an unknown version. */
+SC_EXTERN int sc_search_options_init(sc_search_options *opts, unsigned version);
+
+/**
+ * Look for the template tpl in img and decide whether it is in exactly one
+ * place, never by luck: a place scores the fraction of the template's
+ * opaque pixels (alpha >= 128) within tol of the image there; places that
+ * overlap a better one are the same place. The template is found when its
+ * best place scores at least min_score AND beats every other place by more
+ * than margin, so noise that lowers some of several identical objects
+ * cannot make one of them unique.
+ * opts: NULL for SC_SEARCH_OPTIONS_INIT.
+ * @param out filled best first (ties: top to bottom, left to right) with up
+ *        to max places and their exact scores: the contenders, then (when
+ *        nothing was found) the best near misses (looked for with the time
+ *        that is left; may be fewer).
+ * @param filled set to the number of entries written to out (may be NULL).
+ * @return the number of places that contend: 1 found (out[0]); 0 not
+ *         found (no place scores min_score); > 1 ambiguous (places within
+ *         margin of the best). SC_EINVAL for NULL images, bad options or a
+ *         template without an opaque pixel; SC_ETOOBIG for a template larger
+ *         than SC_SEARCH_MAX_TEMPLATE_PIXELS or one that matches more than
+ *         4096 positions; SC_ETIMEDOUT after time_limit_ms; SC_ECANCELED when
+ *         *cancel became non-zero. The message (sc_errmsg) says which.
+ */
+SC_EXTERN int sc_image_search(sc_match *out, int max, int *filled, const sc_image *img,
+                              const sc_image *tpl, const sc_search_options *opts);
 
 /**
  * Make a template of what has one colour (text, an icon's ink) on a

@@ -7,26 +7,14 @@
 #include "common.h"
 #include "browser.h"
 #include "run.h"
+#include "loop.h"
 #include "scenario.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- loop */
-
-/**
- * One event loop: one libwebsockets context for every browser connection
- * made on it, plus the timers of every user driven on it. Browsers that a
- * multi handle drives together must share one loop
- * (sc_browser_options.loop). Not thread-safe: use a loop from one thread.
- */
-typedef struct sc_loop sc_loop; /* also named in browser.h */
-
-/** New loop in *out (the caller's, sc_loop_free). Returns 0 or SC_ENOMEM. */
-SC_EXTERN int sc_loop_new(sc_loop **out);
-/** Free a loop; every browser made on it must be freed first. NULL is fine. */
-SC_EXTERN void sc_loop_free(sc_loop *l);
+/* sc_loop, sc_loop_new, sc_loop_free: loop.h. */
 
 /* --------------------------------------------------------------- multi */
 
@@ -96,11 +84,16 @@ SC_EXTERN size_t sc_multi_count(const sc_multi *m);
 SC_EXTERN const sc_run_result *sc_multi_result(const sc_multi *m, size_t i);
 /** Non-zero while user i is running. */
 SC_EXTERN int sc_multi_running(const sc_multi *m, size_t i);
+/** Users still running (0 when all are done, or m is NULL): the end test
+ *  of a host that runs the loop itself (sc_loop_step). */
+SC_EXTERN int sc_multi_active(const sc_multi *m);
 /** Take user i's result out of the handle (the caller's, sc_run_result_free);
  * only once it finished, else NULL. */
 SC_EXTERN sc_run_result *sc_multi_take(sc_multi *m, size_t i);
 
-/** Close every page and free the handle (results not taken are freed). NULL is fine. */
+/** Close every page and free the handle (results not taken are freed). NULL
+ *  is fine. Not from inside one of the loop's callbacks (it waits for the
+ *  users' last commands on the loop). */
 SC_EXTERN void sc_multi_free(sc_multi *m);
 
 #ifdef __cplusplus

@@ -54,20 +54,16 @@ typedef struct sc_step_result {
                                the verdict (when it finished drawing); -1 none/unknown */
   int paints;             /**< paint-log entries touching the step's regions between the
                                input and the verdict (0 with "pairs") */
+  int fault;              /**< non-zero: an infrastructure fault (browser, renderer or
+                               connection gone, a browser that stalled the watch, out of
+                               memory) cut the step off before a verdict: it was not
+                               judged, `passed` is 0 and `reason` names the fault.
+                               Reports count it as an error, not as a failure */
+  double ran_ms;          /**< with `fault`: first input sent (before the gesture: the
+                               step's start) -> the fault, the time the step really
+                               ran; reports give it as the step's elapsed time. 0
+                               otherwise */
 } sc_step_result;
-
-/** Where a locator found its point or region for one user (docs/scenario.md,
- *  "Locators"). By pointer only, like every result (docs/api.md). */
-typedef struct sc_located {
-  const char *name;       /**< the point's or region's name; borrowed from the scenario */
-  int is_region;
-  sc_point p;             /**< a point: where it is */
-  sc_rect r;              /**< a region: where it is; a point: the template match or
-                               the anchor it was placed from (w = h = 0 when none) */
-  double score;           /**< template: fraction of its pixels that matched; 1 otherwise */
-  int cycle;              /**< 0 when found as the page opened, else the cycle it was
-                               found again for ("relocate") */
-} sc_located;
 
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */
 typedef struct sc_drift {
@@ -111,6 +107,10 @@ typedef struct sc_run_result {
                                     first cycle's "start" snapshot (the whole guest still
                                     for ready_quiet_ms); -1 when no gate ran (ready_quiet_ms
                                     0, or the user ended before) */
+  int error_code;              /**< the sc_error behind `error` (0 when none), so a
+                                    caller can tell an infrastructure fault from what
+                                    the application did (SC_ELOCATE: a locator found its
+                                    target nowhere or twice) */
 } sc_run_result;
 
 /** Called after every step result (setup and cycle steps), exactly once per result. */

@@ -37,6 +37,19 @@ typedef enum sc_expect_kind {
 
 typedef enum sc_drift_mode { SC_DRIFT_OFF = 0, SC_DRIFT_WARN, SC_DRIFT_FAIL } sc_drift_mode;
 
+/** Where a locator found its point or region for one user (docs/scenario.md,
+ *  "Locators"). By pointer only, like every result (docs/api.md). */
+typedef struct sc_located {
+  const char *name;       /**< the point's or region's name; borrowed from the scenario */
+  int is_region;
+  sc_point p;             /**< a point: where it is */
+  sc_rect r;              /**< a region: where it is; a point: the template match or
+                               the anchor it was placed from (w = h = 0 when none) */
+  double score;           /**< template: fraction of its pixels that matched; 1 otherwise */
+  int cycle;              /**< 0 when found as the page opened, else the cycle it was
+                               found again for ("relocate") */
+} sc_located;
+
 /**
  * Load and validate a scenario file.
  * @param out  the model, the caller's (sc_scenario_free).
