@@ -21,6 +21,18 @@ int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *ur
 struct sc__runner_io;
 int sc__multi_add_io(sc_multi *m, const char *name, const struct sc__runner_io *io, int guest_w,
                      int guest_h);
+/* A load run whose users are added and run by the caller (the engine's
+ * unit tests: scripted page I/O on a fake clock) instead of browsers on a
+ * loop: add puts user i (-1: the warm-up) on m, perform runs m's users for
+ * up to wait_ms and returns how many are still active (or < 0). */
+typedef struct sc__load_driver {
+  int (*add)(void *ctx, sc_multi *m, int i, const char *name);
+  int (*perform)(void *ctx, sc_multi *m, double wait_ms);
+  void *ctx;
+} sc__load_driver;
+int sc__load_run_with(sc_load_result **out, const sc_scenario *s, const sc_load_options *opts,
+                      const sc__load_driver *drv);
+
 /* The error that ended user i (0 none). */
 int sc__multi_user_rc(const sc_multi *m, size_t i);
 /* The handle's loop (NULL before the first user). */

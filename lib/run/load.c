@@ -21,6 +21,7 @@
 #define SC__HEADLESS_SHELL "/usr/bin/chromium-headless-shell"
 
 typedef struct load {
+  const sc__load_driver *drv; /* tests: users on scripted I/O; NULL: browsers */
   sc_load_result *res;
   const sc_load_options *o;
   const char *const *urls; /* one per user, or NULL */
@@ -170,6 +171,11 @@ static const char *url_of(const load *L, int i) {
   return L->urls ? L->urls[i] : L->o->url;
 }
 
+/* Run the users of m for up to wait_ms: the loop, or the test's world. */
+static int perform(load *L, sc_multi *m, double wait_ms) {
+  return L->drv ? L->drv->perform(L->drv->ctx, m, wait_ms) : sc_multi_perform(m, wait_ms);
+}
+
 static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   const sc_load_options *o = L->o;
   warm w = {o->tmp_dir ? o->tmp_dir : "/dev/shm", 0, 0};
@@ -186,8 +192,10 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, o->cancel);
-  if (rc == 0) rc = sc_multi_add(m, L->b[0], url_of(L, 0), "warm-up");
-  while (rc >= 0 && (rc = sc_multi_perform(m, 500)) > 0)
+  if (rc == 0)
+    rc = L->drv ? L->drv->add(L->drv->ctx, m, -1, "warm-up")
+                : sc_multi_add(m, L->b[0], url_of(L, 0), "warm-up");
+  while (rc >= 0 && (rc = perform(L, m, 500)) > 0)
     if (o->cancel && *o->cancel) sc_multi_cancel(m, 0, "interrupted");
   if (rc == 0) {
     L->res->warmup = sc_multi_take(m, 0);
@@ -257,8 +265,9 @@ static int main_run(load *L, const sc_scenario *s) {
       for (int i = 0; i < k; i++, added++) {
         char name[32];
         snprintf(name, sizeof name, "user-%d", added + 1);
-        if ((rc = sc_multi_add(L->m, browser_for(L, added), url_of(L, added), name)) < 0)
-          return rc;
+        rc = L->drv ? L->drv->add(L->drv->ctx, L->m, added, name)
+                    : sc_multi_add(L->m, browser_for(L, added), url_of(L, added), name);
+        if (rc < 0) return rc;
       }
       next_level = now + o->every_ms;
     }
@@ -278,7 +287,7 @@ static int main_run(load *L, const sc_scenario *s) {
     double wake = next_sample;
     if (added < o->users && next_level < wake) wake = next_level;
     double wait = wake - sc__now_ms();
-    if ((rc = sc_multi_perform(L->m, wait > 0 ? (wait < 200 ? wait : 200) : 0)) < 0) return rc;
+    if ((rc = perform(L, L->m, wait > 0 ? (wait < 200 ? wait : 200) : 0)) < 0) return rc;
   }
   if (L->res->nlevels) {
     L->res->levels[L->res->nlevels - 1]->end_ms = sc__now_ms() - L->t0;
@@ -304,6 +313,11 @@ static int collect(load *L) {
 
 SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
                           const sc_load_options *opts) {
+  return sc__load_run_with(out, s, opts, NULL);
+}
+
+int sc__load_run_with(sc_load_result **out, const sc_scenario *s, const sc_load_options *opts,
+                      const sc__load_driver *drv) {
   if (!out) return sc__err(SC_EINVAL, "sc_load_run: out is NULL");
   *out = NULL;
   sc_load_options o;
@@ -329,6 +343,7 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   memset(&L, 0, sizeof L);
   if (sc__browser_options_read(&L.bo, opts->browser_options, "sc_load_run")) return SC_EINVAL;
   L.o = opts;
+  L.drv = drv;
   L.urls = urls;
   L.res = sc__calloc(1, sizeof *L.res);
   if (!L.res) return sc__err(SC_ENOMEM, "load: out of memory");
@@ -342,8 +357,8 @@ SC_EXTERN int sc_load_run(sc_load_result **out, const sc_scenario *s,
   L.res->cpu_warn_pct = SC__CPU_WARN_SHARE * 100.0 * L.res->cores;
   *out = L.res;
   int rc = preflight(opts);
-  if (rc == 0) rc = sc_loop_new(&L.loop);
-  if (rc == 0) rc = open_browsers(&L, opts->users);
+  if (rc == 0 && !drv) rc = sc_loop_new(&L.loop);
+  if (rc == 0 && !drv) rc = open_browsers(&L, opts->users);
   uint64_t per_user = 0;
   if (rc == 0 && opts->warmup_cycles > 0) rc = warmup(&L, s, &per_user);
   if (rc == 0 && !(opts->cancel && *opts->cancel)) {
