@@ -19,7 +19,7 @@ url="file://$fx/mapapp/index.html"
 scn="$fx/mapapp/seven-steps.json"
 
 # refused NAME STDERR-SUBSTRING [ulimit -n] -- args...: exit 2 at once, one
-# line, no browser profile made
+# error line (the "note:" about a shared URL aside), no browser profile made
 refused() {
   local name=$1 msg=$2 nofile=$3; shift 4
   ( [ "$nofile" != - ] && ulimit -n "$nofile"
@@ -27,7 +27,7 @@ refused() {
   local pid=$! n
   wait "$pid"
   local rc=$?
-  n=$(grep -c . "$tmp/err")
+  n=$(grep -v '^note: ' "$tmp/err" | grep -c .)
   if [ "$rc" -eq 2 ] && [ "$n" -eq 1 ] && grep -qF -- "$msg" "$tmp/err" &&
      ! ls -d /dev/shm/stepcheck-"$pid"-* /tmp/stepcheck-"$pid"-* >/dev/null 2>&1; then ok; else
     bad "$name: exit $rc, $n lines"; cat "$tmp/err"; fi
