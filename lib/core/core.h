@@ -104,6 +104,8 @@ int sc__out_check_dir(const char *dir);
  * before any read could block. Returns 0; SC_EIO ("open PATH: reason",
  * "PATH: not a regular file (a FIFO)", "read PATH: reason"), SC_ETOOBIG
  * ("PATH: larger than N bytes") or SC_ENOMEM, with the message set. */
+/* What a file type is, for messages: "a FIFO", "a directory", ... (st_mode). */
+const char *sc__file_kind(unsigned mode);
 int sc__file_read_all(const char *path, size_t max_bytes, char **out, size_t *outlen);
 
 /* Per-thread scratch (scratch.c): a buffer of at least n bytes for slot,

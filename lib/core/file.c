@@ -11,12 +11,14 @@
 
 #include "core/core.h"
 
-static const char *kind_of(mode_t m) {
+const char *sc__file_kind(unsigned mode) {
+  mode_t m = (mode_t)mode;
   if (S_ISDIR(m)) return "a directory";
   if (S_ISFIFO(m)) return "a FIFO";
   if (S_ISCHR(m)) return "a character device";
   if (S_ISBLK(m)) return "a block device";
   if (S_ISSOCK(m)) return "a socket";
+  if (S_ISREG(m)) return "a regular file";
   return "not a regular file";
 }
 
@@ -33,7 +35,7 @@ static int read_all(const char *fpath, size_t max_bytes, char **out, size_t *out
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return sc__err(SC_EIO, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+    return sc__err(SC_EIO, "%s: not a regular file (%s)", path, sc__file_kind(st.st_mode));
   }
   if ((uintmax_t)st.st_size > max_bytes) {
     close(fd);

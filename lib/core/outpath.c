@@ -11,16 +11,6 @@
 
 #include "core/core.h"
 
-static const char *kind_of(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISCHR(m)) return "a character device";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISSOCK(m)) return "a socket";
-  if (S_ISREG(m)) return "a regular file";
-  return "not a regular file";
-}
-
 /* The folder path is in (PATH's part before its last '/'), checked. */
 static int check_folder(const char *path) {
   const char *slash = strrchr(path, '/');
@@ -46,12 +36,12 @@ int sc__out_check(const char *path) {
     if (S_ISREG(st.st_mode)) return 0;
     return sc__err(SC_EINVAL,
                    "%s: not replaced: it is %s (only a regular file or a new file is written)",
-                   path, kind_of(st.st_mode));
+                   path, sc__file_kind(st.st_mode));
   }
   if (errno != ENOENT && errno != ENOTDIR) return sc__err(SC_EIO, "%s: %s", path, strerror(errno));
   struct stat lst; /* a link to nothing: the rename would replace the link */
   if (lstat(path, &lst) == 0 && !S_ISLNK(lst.st_mode))
-    return sc__err(SC_EINVAL, "%s: not replaced: it is %s", path, kind_of(lst.st_mode));
+    return sc__err(SC_EINVAL, "%s: not replaced: it is %s", path, sc__file_kind(lst.st_mode));
   return check_folder(path);
 }
 
@@ -63,7 +53,7 @@ int sc__out_check_dir(const char *dir) {
                ? sc__err(SC_EIO, "%s: the folder does not exist", dir)
                : sc__err(SC_EIO, "%s: %s", dir, strerror(errno));
   if (!S_ISDIR(st.st_mode))
-    return sc__err(SC_EIO, "%s: %s (%s)", dir, strerror(ENOTDIR), kind_of(st.st_mode));
+    return sc__err(SC_EIO, "%s: %s (%s)", dir, strerror(ENOTDIR), sc__file_kind(st.st_mode));
   return 0;
 }
 
