@@ -199,8 +199,12 @@ static void bounded_by_size_time_and_cancel(void **st) {
   o.time_limit_ms = 60000;
   o.cancel = &stop;
   t0 = now_ms();
+  /* ECANCELED (not ETIMEDOUT after 60 s, nor a result): the flag was seen
+   * before the search ended. The wall bound only guards against a check
+   * that comes much too late; it is loose for valgrind (the first check
+   * comes after 65536 reads: well under 100 ms natively, 200+ under it). */
   assert_int_equal(sc_image_search(m, 3, &filled, img, t, &o), SC_ECANCELED);
-  assert_true(now_ms() - t0 < 100);
+  assert_true(now_ms() - t0 < 5000);
   /* the threshold search is bounded too */
   assert_int_equal(sc_image_find(m, 3, img, big, (sc_rect){0, 0, 0, 0}, 48, 0.5), SC_ETOOBIG);
   sc_image_free(img);
