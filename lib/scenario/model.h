@@ -121,6 +121,15 @@ typedef struct sc_scenario {
                                (unchanged, equals, stable, absent colours) is verified
                                only after this long without a paint touching its
                                regions (default 1000; both rules) */
+  /* 0.4.0 */
+  double rest_capture_ms; /**< paint log: the verdict capture is taken this long after
+                               the application's last paint (not after the whole quiet
+                               time), and proven final when no paint followed it for
+                               rest_quiet_ms (default 50; 0 or >= rest_quiet_ms: capture
+                               after the quiet time, as 0.3.0 did) */
+  long self_check_first;  /**< the paint log's self-check: a second capture after each
+                               of a user's first N log verdicts (default 3) */
+  long self_check_every;  /**< ... then after one in N (default 16; 0: never again) */
 } sc_scenario;
 
 #endif

@@ -9,7 +9,8 @@ static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest",
                                        "defaults", "points", "regions", "park",  "setup",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
                                        "drift_max_pixels", "ready_quiet_ms", "rest",
-                                       "rest_quiet_ms", "response_ms", "canvas", NULL};
+                                       "rest_quiet_ms", "rest_capture_ms", "response_ms", "self_check_first",
+                                       "self_check_every", "canvas", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -200,6 +201,15 @@ static void rest(sc__scn *c, json_t *root) {
   }
   sc__scn_number(c, root, "rest_quiet_ms", 0, SC__R_MS_POS, &s->rest_quiet_ms);
   sc__scn_number(c, root, "response_ms", 0, SC__R_MS, &s->response_ms);
+  if (sc__scn_number(c, root, "rest_capture_ms", 0, SC__R_MS_POS, &s->rest_capture_ms) > 0 &&
+      s->rest_capture_ms > s->rest_quiet_ms) {
+    sc__scn_enter(c, "rest_capture_ms");
+    sc__scn_problem(c, SC__AT_VAL(c), "\"rest_capture_ms\" (%g) must not exceed \"rest_quiet_ms\" (%g)",
+                    s->rest_capture_ms, s->rest_quiet_ms);
+    sc__scn_leave(c);
+  }
+  sc__scn_integer(c, root, "self_check_first", 0, SC__R_NONNEG, &s->self_check_first);
+  sc__scn_integer(c, root, "self_check_every", 0, SC__R_NONNEG, &s->self_check_every);
 }
 
 /* Which canvas is the guest: a CSS selector (a non-empty string), else the
