@@ -63,6 +63,13 @@ typedef struct sc_step_result {
                                step's start) -> the fault, the time the step really
                                ran; reports give it as the step's elapsed time. 0
                                otherwise */
+  /* 0.4.0 */
+  double proven_ms;       /**< first input sent -> the answer that proved the verdict's
+                               screen settled and final: on the paint log the verdict
+                               capture is taken rest_capture_ms after the application's
+                               last paint and proven when no paint followed it for
+                               rest_quiet_ms (so verified_ms <= proven_ms); with pairs,
+                               verified_ms. -1 when the step did not pass */
 } sc_step_result;
 
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */

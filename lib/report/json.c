@@ -34,7 +34,7 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
     }
   /* the 0.3.0 fields as rest.c reads them: paint times only on the paint log */
   return json_pack("{s:o, s:i, s:b, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:o, "
-                   "s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:b}",
+                   "s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:b, s:o}",
                    "step_id", sc__report_jstr(s->step_id),
                    "cycle", s->cycle,
                    "setup", s->setup != 0,
@@ -56,7 +56,8 @@ static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
                    "scale_factor", json_real(s->scale_factor),
                    "scale_text", sc__report_jstr(s->scale_text),
                    "artifacts", arts,
-                   "fault", s->fault != 0);
+                   "fault", s->fault != 0,
+                   "proven_ms", sc__report_jms(s->passed ? s->proven_ms : -1));
 }
 
 static json_t *stats_json(const sc_run_result *const *runs, size_t nruns, const char *id) {

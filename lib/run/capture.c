@@ -156,6 +156,8 @@ void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
   r->seed_ok = r->last_seq_ok && sc__frame_has(out) && sc__rect_covers(out->clip, clip);
   r->seed_seq = r->last_seq;
   r->last_seq_ok = 0;
+  r->seed_cover = r->seed_ok ? r->last_cover : 0;
+  r->last_cover = 0;
   if (!sc__frame_has(out) || sc__rect_covers(out->clip, clip)) return;
   const sc__frame *start = sc__runner_snap_get(r, "start");
   sc_image *img = NULL;
@@ -291,8 +293,7 @@ void sc__runner_clear(sc__runner *r) {
     sc_image_free(r->baselines[i].img);
   }
   sc__free(r->baselines);
-  sc__free(r->need);
-  sc__free(r->keep);
+  sc__runner_plan_free(r);
   sc__judge_prep_free(r->prep);
   if (r->scenario) r->s = r->scenario;
   sc__located_free(r->resolved);

@@ -50,10 +50,7 @@ static void located(sc__runner *r, int rc) {
   sc__free(f);
   if (rc == 0) {
     /* what each step captures follows the regions where they are now */
-    sc__free(r->need);
-    sc__free(r->keep);
-    r->need = NULL;
-    r->keep = NULL;
+    sc__runner_plan_free(r);
     sc__located_free(r->resolved);
     r->resolved = c;
     r->s = c;

@@ -50,6 +50,11 @@ double sc__runner_quiet_ms(const sc__runner *r) {
   return r->s && r->s->rest_quiet_ms > 0 ? r->s->rest_quiet_ms : SC__LOG_QUIET_MS;
 }
 
+double sc__runner_capture_ms(const sc__runner *r) {
+  double q = sc__runner_quiet_ms(r), d = r->s ? r->s->rest_capture_ms : 0;
+  return d > 0 && d < q ? d : q;
+}
+
 double sc__runner_blind_quiet(const sc__runner *r) {
   return r->log_off && r->log_why ? sc__runner_quiet_ms(r) : 0;
 }
@@ -120,9 +125,11 @@ static void log_rested(int status, const char *errmsg, const sc__log_reply *rep,
     return;
   }
   if (st->seq_ok && rep->n == 0 && !rep->lost && sc__frame_has(&st->f)) {
+    sc__runner_cover_used(r, 1);
     finish(r, 0); /* the seed, proven at st->seq, still shows the clip */
     return;
   }
+  sc__runner_cover_used(r, 0);
   st->seq_ok = 0;
   st->log_after = rep->seq;
   if ((rc = sc__runner_capture(r, st->clip, st->deadline, log_captured)) < 0) finish(r, rc);

@@ -35,7 +35,9 @@ int sc__runner_plan(sc__runner *r) {
   size_t n = s->nsetup + s->nsteps;
   r->need = sc__calloc(n ? 2 * n : 1, sizeof *r->need); /* need, then capture clips */
   r->keep = sc__calloc(n ? n : 1, 1);
-  if (!r->need || !r->keep) return sc__err(SC_ENOMEM, "runner: out of memory");
+  r->cover = sc__calloc(n ? n : 1, 1);
+  r->last_cover = r->seed_cover = 0;
+  if (!r->need || !r->keep || !r->cover) return sc__err(SC_ENOMEM, "runner: out of memory");
   int rc = r->prep ? 0 : sc__judge_prep_new(&r->prep, s);
   if (rc < 0) return rc;
   for (size_t i = 0; i < n; i++) {
@@ -56,6 +58,34 @@ int sc__runner_plan(sc__runner *r) {
   }
   plan_captures(r->need, r->need + n, s, n);
   return 0;
+}
+
+void sc__runner_plan_free(sc__runner *r) {
+  sc__free(r->need);
+  sc__free(r->keep);
+  sc__free(r->cover);
+  r->need = NULL;
+  r->keep = NULL;
+  r->cover = NULL;
+  r->last_cover = r->seed_cover = 0;
+}
+
+/* A step stops covering when its covering captures went unused twice more
+ * often than used (the score starts at 0, a use counts up to 2). */
+#define COVER_MAX 2
+#define COVER_OFF (-2)
+
+int sc__runner_covering(const sc__runner *r, size_t ni) {
+  return r->cover && r->cover[ni] > COVER_OFF;
+}
+
+void sc__runner_cover_used(sc__runner *r, int used) {
+  size_t i = r->seed_cover;
+  r->seed_cover = 0;
+  if (!i || !r->cover) return;
+  signed char *c = &r->cover[i - 1];
+  if (used && *c < COVER_MAX) ++*c;
+  else if (!used && *c > COVER_OFF) --*c;
 }
 
 void sc__step_result_free(sc_step_result *x) {

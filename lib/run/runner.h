@@ -144,7 +144,12 @@ typedef struct sc__stepm {
   int log_settled;          /* cur was proven settled by the log */
   int self_check;           /* the capture in flight checks the log after a verdict */
   int log_mode;             /* this step's verdict is the paint log's */
-  double verdict_t;         /* the verdict capture's time, while a self-check runs */
+  double verdict_t;         /* the verdict capture's time, while a self-check or the
+                               proof that it was final runs */
+  int early;                /* the log was last asked with the capture delay, not the
+                               quiet time: its capture is not yet proven final */
+  int cap_early;            /* so was the capture in flight (or just judged) */
+  double last_paint_at;     /* the last paint over U, run clock; 0 none */
   double begun;             /* when the step began (its time until a fault
                                that came before the gesture) */
 } sc__stepm;
@@ -166,6 +171,10 @@ struct sc__runner {
                                  then, per step, the paint log's verdict capture clip
                                  (run.c, plan_captures) */
   unsigned char *keep;        /* per step: a later check names its snapshot */
+  signed char *cover;         /* per step: how the covering capture (need's second half)
+                                 fared, learnt (run.c, sc__runner_covering) */
+  size_t last_cover;          /* 1 + the step whose covering capture r->last is, 0 none */
+  size_t seed_cover;          /* the same of the seed sc__runner_seed gave out */
   sc__judge_prep *prep;       /* text patterns and glyph sets, made once */
   sc__snap *snaps;
   size_t nsnaps;
@@ -227,8 +236,8 @@ struct sc__runner {
 /* The paint log's defaults when a scenario has none (tests' zeroed ones). */
 #define SC__LOG_QUIET_MS 150.0
 /* The self-check (step_log.c): a verdict the log gave is checked with a
- * second capture for the first SC__SELF_CHECK_FIRST of a user's log
- * verdicts, then one in SC__SELF_CHECK_EVERY. */
+ * second capture for the first self_check_first of a user's log verdicts,
+ * then one in self_check_every (the scenario's; these are its defaults). */
 #define SC__SELF_CHECK_FIRST 3
 #define SC__SELF_CHECK_EVERY 16
 /* Non-zero while rest is proven by the paint log for this user. */
@@ -245,6 +254,10 @@ int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
 int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep);
 /* The quiet time that proves rest: the scenario's rest_quiet_ms. */
 double sc__runner_quiet_ms(const sc__runner *r);
+/* How long after the application's last paint a step's verdict capture is
+ * taken: the scenario's rest_capture_ms, at most the quiet time (which
+ * then proves the capture final). */
+double sc__runner_capture_ms(const sc__runner *r);
 /* Pairs on a page the log turned out blind on (or failed its self-check):
  * the screen must also be unchanged for the quiet time, so that something
  * the log cannot see changing every few captures is never taken for rest;
@@ -264,8 +277,18 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b);
 /* Non-zero when rect b lies inside rect a. */
 int sc__rect_covers(sc_rect a, sc_rect b);
 
-/* Work out what each step must capture (r->need). */
+/* Work out what each step must capture (r->need); sc__runner_plan_free
+ * forgets it (the regions moved). */
 int sc__runner_plan(sc__runner *r);
+void sc__runner_plan_free(sc__runner *r);
+/* Does step ni's verdict capture cover the next need (r->need's second
+ * half)? Learnt per step: a covering capture that the next at-rest capture
+ * could not use (the park or the application painted there in between)
+ * twice more often than one it could stops the covering for that step. */
+int sc__runner_covering(const sc__runner *r, size_t ni);
+/* The settle given the seed of a covering capture (r->seed_cover) used it
+ * (1) or had to capture anyway (0). */
+void sc__runner_cover_used(sc__runner *r, int used);
 
 /* Start the machine: setup steps, then cycles; results appended to r->rr,
  * on_step after each, on_done once at the end (also after an error, which

@@ -58,6 +58,8 @@ static void finish(sc__runner *r, int rc) {
     res->ran_ms = sc__now_ms() - (sm->t0 > 0 ? sm->t0 : sm->begun);
   }
   res->capture_ms = res->captures ? sm->capsum / res->captures : 0;
+  if (!res->passed) res->proven_ms = -1;
+  else if (res->proven_ms < 0) res->proven_ms = res->verified_ms;
   for (size_t i = 0; i < sm->st->nexpect && sm->v; i++)
     if (sm->st->expect[i].kind == SC_EXPECT_SCALE) {
       res->scale_factor = sm->v[i].factor;
@@ -84,6 +86,8 @@ static void finish(sc__runner *r, int rc) {
      * then covers the capture itself, for every part of its clip. */
     r->last_seq = logged && sm->log_settled ? sm->log_pre : sm->log_after;
     r->last_seq_ok = logged && sm->log_settled;
+    /* a capture wider than the step's own need, for the next one's */
+    r->last_cover = r->last_seq_ok && memcmp(&sm->C_now, &sm->U, sizeof sm->U) ? sm->ni + 1 : 0;
   } else {
     sc__frame_free(&sm->cur);
   }
@@ -184,6 +188,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
    * and count by it); the gesture sets the exact one. */
   res->started_unix_ms = sc__unix_ms();
   res->verified_ms = -1;
+  res->proven_ms = -1;
   double until = r->last_gesture_end > 0 ? r->last_gesture_end + st->settle_ms : 0;
   if (st->action.kind == SC_ACTION_CLICK && r->have_click &&
       fabs(st->action.at.x - r->last_click.x) < 8 && fabs(st->action.at.y - r->last_click.y) < 8) {
@@ -479,6 +484,7 @@ static void guest_checked(int status, const char *errmsg, void *ud) {
   }
   if (!io_ok(r, status, errmsg)) return;
   sm->res->verified_ms = sm->last_t;
+  if (!sm->log_mode) sm->res->proven_ms = sm->last_t;
   sm->res->passed = 1;
   summarize(msg, sizeof msg, sm->v, sm->st->nexpect);
   set_reason(sm->res, msg);
@@ -554,7 +560,7 @@ static void capture_now(sc__runner *r) {
    * regions by posted() and for the rest from before the capture when the
    * next step asks (step end: last_seq). Pairs compare captures of the
    * step's own clip. */
-  sm->C_now = sm->log_mode ? sm->C : sm->U;
+  sm->C_now = sm->log_mode && sc__runner_covering(r, sm->ni) ? sm->C : sm->U;
   int rc = sc__runner_capture(r, sm->C_now, sm->t0 + sm->st->timeout_ms, polled);
   if (rc < 0) finish(r, rc);
 }

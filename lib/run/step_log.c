@@ -1,15 +1,20 @@
 /* A step's verdict by the page's paint log (docs/design.md, "Paint
  * log"). After the gesture the log waits in the page until the
  * application painted over the step's regions and then stopped for the
- * quiet time (or, for a step that expects nothing to change, until the
- * response window passed with no paint); one capture then, settled when
- * no paint touched the regions between the log's answer before it and
- * the one after it. A settled capture on which every expectation holds is
- * the verdict; one on which some fails is not final while the application
- * still paints: the step waits for the next paint over its regions and
- * judges again, until its timeout. Every answer dates the paints (first
- * and last, on the page's clock). Where the log turns out blind, the step
- * goes on by screenshot pairs (step.c) and says why. */
+ * capture delay (rest_capture_ms); one capture then, settled when no
+ * paint touched the regions between the log's answer before it and the
+ * one after it. A settled capture on which every expectation holds is the
+ * verdict once the log proves it final: no paint over the regions for the
+ * quiet time (rest_quiet_ms) after the last one; a paint in that time
+ * makes it a frame the application then painted over, and the step judges
+ * again on the screen it comes to rest on. A settled capture on which some
+ * expectation fails is not final while the application still paints: the
+ * step waits for the next paint over its regions and judges again, until
+ * its timeout. A step that expects nothing to change is captured only
+ * after the response window with no paint (or the quiet time after the
+ * last). Every answer dates the paints (first and last, on the page's
+ * clock). Where the log turns out blind, the step goes on by screenshot
+ * pairs (step.c) and says why. */
 #include <string.h>
 
 #include "core/core.h"
@@ -18,6 +23,7 @@
 
 static void logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud);
 static void posted(int status, const char *errmsg, const sc__log_reply *rep, void *ud);
+static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, void *ud);
 
 static double end_of(const sc__stepm *sm) { return sm->t0 + sm->st->timeout_ms; }
 
@@ -31,11 +37,18 @@ static void note(sc__runner *r, const sc__log_reply *rep) {
   res->paints += rep->n;
   if (res->first_paint_ms < 0 && rep->first_ms >= 0 && !rep->lost)
     res->first_paint_ms = rep->first_ms - sm->t0;
-  if (rep->last_ms >= 0) res->last_paint_ms = rep->last_ms - sm->t0;
+  if (rep->last_ms >= 0) {
+    res->last_paint_ms = rep->last_ms - sm->t0;
+    sm->last_paint_at = rep->last_ms;
+  }
 }
 
+/* Ask the log about the step's regions since sm->log_after. A quiet time
+ * shorter than the scenario's makes the capture it leads to an early one:
+ * proven final only by confirmed(). */
 static void ask(sc__runner *r, double quiet, double window, int need, sc__io_logged cb) {
   sc__stepm *sm = &r->sm;
+  sm->early = quiet < sc__runner_quiet_ms(r);
   int rc = sc__runner_log(r, sm->U, sm->log_after, quiet, window, need, end_of(sm), cb);
   if (rc < 0) sc__step_finish(r, rc);
 }
@@ -59,7 +72,16 @@ void sc__step_log_begin(sc__runner *r) {
   else if (sm->no_change)
     ask(r, q, r->s->response_ms, 0, logged);
   else
-    ask(r, q, 0, 1, logged);
+    ask(r, sc__runner_capture_ms(r), 0, 1, logged);
+}
+
+/* The log's wait after a capture the application painted across: at rest
+ * the capture delay after its last paint (measured from the answer's
+ * "last", which may lie before now). */
+static void ask_after_paint(sc__runner *r, const sc__log_reply *rep, double quiet,
+                            sc__io_logged cb) {
+  double since = rep->last_ms >= 0 ? sc__now_ms() - rep->last_ms : 0;
+  ask(r, quiet, since < quiet ? quiet - since : 0, 0, cb);
 }
 
 /* At rest after the paints (or the window, or the timeout): capture. */
@@ -73,13 +95,31 @@ static void logged(int status, const char *errmsg, const sc__log_reply *rep, voi
   }
   note(r, rep);
   sm->log_pre = rep->seq;
+  sm->cap_early = sm->early;
   sc__step_capture(r);
 }
 
 static int self_check_due(const sc__runner *r) {
-  int n = r->log_verdicts;
+  long n = r->log_verdicts, first = r->s->self_check_first, every = r->s->self_check_every;
   if (sc__debug() & SC_DEBUG_LOG_TRUST) return 0; /* the log trusted: tests of the guards */
-  return n < SC__SELF_CHECK_FIRST || n % SC__SELF_CHECK_EVERY == 0;
+  return n < first || (every > 0 && n % every == 0);
+}
+
+/* The verdict holds on a capture proven settled and final: the self-check
+ * when one is due, else the verdict. */
+static void holds(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  sm->res->proven_ms = sc__now_ms() - sm->t0;
+  if (self_check_due(r)) {
+    r->log_verdicts++;
+    sm->self_check = 1;
+    sm->verdict_t = sm->last_t;
+    sm->log_pre = sm->log_after;
+    sc__step_capture(r);
+    return;
+  }
+  r->log_verdicts++;
+  sc__step_verdict(r);
 }
 
 void sc__step_log_captured(sc__runner *r, int same) {
@@ -130,24 +170,23 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
       sc__step_out_of_time(r);
       return;
     }
-    double since = rep->last_ms >= 0 ? sc__now_ms() - rep->last_ms : 0;
-    double q = sc__runner_quiet_ms(r);
-    ask(r, q, since < q ? q - since : 0, 0, logged);
+    ask_after_paint(r, rep, sm->early ? sc__runner_capture_ms(r) : sc__runner_quiet_ms(r),
+                    logged);
     return;
   }
   sm->log_settled = 1;
   sm->res->rest = "paint-log";
   if (sc__step_all_hold(sm)) {
-    if (self_check_due(r)) {
-      r->log_verdicts++;
-      sm->self_check = 1;
-      sm->verdict_t = sm->last_t;
-      sm->log_pre = sm->log_after;
-      sc__step_capture(r);
+    if (!sm->cap_early) {
+      holds(r);
       return;
     }
-    r->log_verdicts++;
-    sc__step_verdict(r);
+    /* taken the capture delay after the last paint: final once nothing
+     * painted over the regions for the quiet time after that paint */
+    sm->verdict_t = sm->last_t;
+    double q = sc__runner_quiet_ms(r);
+    double since = sm->last_paint_at > 0 ? sc__now_ms() - sm->last_paint_at : q;
+    ask(r, q, since < q ? q - since : 0, 0, confirmed);
     return;
   }
   if (over) {
@@ -155,5 +194,31 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
     return;
   }
   /* not as expected on a settled screen: not final while it still paints */
-  ask(r, sc__runner_quiet_ms(r), 0, 1, logged);
+  ask(r, sc__runner_capture_ms(r), 0, 1, logged);
+}
+
+/* The answer that proves an early verdict capture final, or shows that the
+ * application painted over the regions after it: then it is at rest for
+ * the quiet time after that paint, and the step judges a new capture. */
+static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
+  sc__runner *r = ud;
+  sc__stepm *sm = &r->sm;
+  if (!sc__step_io_ok(r, status, errmsg)) return;
+  if (!sc__runner_log_have(r, rep)) {
+    to_pairs(r, sm->cur_same);
+    return;
+  }
+  note(r, rep);
+  if (rep->n == 0 && !rep->timed_out) {
+    sm->last_t = sm->verdict_t; /* verified when the verdict's capture was */
+    holds(r);
+    return;
+  }
+  if (rep->timed_out || sc__now_ms() >= end_of(sm)) {
+    sc__step_out_of_time(r);
+    return;
+  }
+  sm->log_pre = rep->seq; /* quiet for the quiet time: this capture is final */
+  sm->cap_early = 0;
+  sc__step_capture(r);
 }

@@ -103,6 +103,7 @@ static void start_taken(sc__runner *r, int rc) {
     sc__frame_move(&r->last, &r->settle.f);
     r->last_seq = r->settle.seq;
     r->last_seq_ok = r->settle.seq_ok;
+    r->last_cover = 0;
   }
   sc__frame_free(&r->settle.f);
   r->phase = SC__PH_STEPS;
@@ -163,6 +164,7 @@ static void drift_taken(sc__runner *r, int rc) {
     sc__frame_move(&r->last, &r->settle.f);
     r->last_seq = r->settle.seq;
     r->last_seq_ok = at_rest && r->settle.seq_ok;
+    r->last_cover = 0;
     r->last_is_drift = at_rest;
   }
   sc__frame_free(&r->settle.f);

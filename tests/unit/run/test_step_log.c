@@ -12,6 +12,8 @@
 static int log_setup(void **st) {
   setup(st);
   g_s.rest_quiet_ms = Q;
+  g_s.self_check_first = SC__SELF_CHECK_FIRST;
+  g_s.self_check_every = SC__SELF_CHECK_EVERY;
   g_r.io.log_wait = f_log_wait;
   g_r.log_verdicts = SC__SELF_CHECK_FIRST; /* no self-check but where a test asks */
   return 0;
@@ -44,6 +46,85 @@ static void one_capture_per_verdict(void **st) {
   assert_int_equal(res->paints, 1);
   /* the wait ends Q after the paint; the capture's reply is the verdict */
   assert_true(res->verified_ms == 100 + Q + LOGRTT + CAP);
+}
+
+/* The early capture (rest_capture_ms D < Q): the verdict capture is taken
+ * D after the app's last paint, and is the verdict once the log proved it
+ * final (no paint for Q after that paint). Verified when that capture
+ * was taken, proven at the end of the quiet time. */
+#define D 40.0
+static void an_early_capture_is_the_verdict_once_proven_final(void **st) {
+  (void)st;
+  g_s.rest_capture_ms = D;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  assert_true(res->verified_ms == 100 + D + LOGRTT + CAP);
+  /* proven at the end of the quiet time after the paint, not before */
+  assert_true(res->proven_ms >= 100 + Q);
+  assert_true(res->proven_ms <= 100 + Q + 2 * LOGRTT);
+}
+/* A flash: K at 100, back to A 110 ms later (after the early capture had
+ * been read settled, within Q). The early capture shows K and every expectation holds on it, but a
+ * paint came within the quiet time: it is not final; the step judges the
+ * screen the app came to rest on, A, and fails. Sabotage (in the other
+ * direction): the same flash reverted only after Q is a screen that stood
+ * for the quiet time, and the step passes on K. */
+static void an_early_capture_painted_over_within_q_is_not_the_verdict(void **st) {
+  (void)st;
+  g_s.rest_capture_ms = D;
+  g_steps[0].timeout_ms = 1000;
+  g_w.after = "KA";
+  g_w.delay = 100;
+  g_w.gap = 110;
+  const sc_step_result *res = step(0, 1);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "unchanged"));
+  assert_true(res->captures >= 2);
+  assert_true(res->proven_ms < 0);
+  g_w.gap = Q + 100; /* K stood for the quiet time before A came */
+  res = step(0, 2);
+  assert_true(res->passed);
+  assert_true(res->verified_ms < 100 + Q);
+}
+/* A premature frame under the early capture: K fails, L comes 100 ms
+ * later: the step waits for L and passes on it, early again. */
+static void an_early_premature_frame_is_judged_again(void **st) {
+  (void)st;
+  g_s.rest_capture_ms = D;
+  g_steps[0].expect = &g_big;
+  replan();
+  g_w.after = "KL";
+  g_w.delay = 100;
+  g_w.gap = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
+  assert_true(res->last_paint_ms == 200);
+  assert_true(res->verified_ms == 200 + D + LOGRTT + CAP);
+  assert_true(res->proven_ms >= 200 + Q);
+}
+
+/* The self-check rate is the scenario's: none at all with first = every = 0
+ * (one capture per verdict), a second capture with first = 1. */
+static void the_self_check_rate_is_the_scenarios(void **st) {
+  (void)st;
+  g_r.log_verdicts = 0;
+  g_s.self_check_first = 0;
+  g_s.self_check_every = 0;
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  g_r.log_verdicts = 0;
+  g_s.self_check_first = 1;
+  g_w.after = "L";
+  res = step(1, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
 }
 
 /* A premature frame: K fails, L (400 ms later, after Q of quiet) holds. The
@@ -313,6 +394,52 @@ static void a_paint_during_the_covering_capture_is_not_missed(void **st) {
   assert_non_null(strstr(res->reason, "unchanged after"));
 }
 
+/* The covering is learnt: when something paints the next step's region
+ * after every covering capture (the park un-highlighting what the pointer
+ * left, on Xpra), the next step must capture anyway and the wider capture
+ * was paid for nothing; after two such cycles the first step captures its
+ * own region only. Sabotage: with no such paint the covering goes on (and
+ * the second step takes no capture before its click). */
+static sc_rect g_clip_last;
+static int clip_capture(void *ctx, sc_rect clip, int fast, double timeout_ms,
+                        sc__io_captured cb, void *ud) {
+  g_clip_last = clip;
+  return f_capture(ctx, clip, fast, timeout_ms, cb, ud);
+}
+static int covering_after_cycles(int park_paints, int *pre_caps) {
+  halves();
+  g_r.io.capture = clip_capture;
+  const char *left = "KLMN", *right = "klmn";
+  int width = 0;
+  for (int c = 0; c < 4; c++) {
+    char a[2] = {left[c], 0}, b[2] = {right[c], 0};
+    g_w.after = a;
+    g_w.delay = 10;
+    assert_true(step(0, c + 1)->passed);
+    width = g_clip_last.w;
+    if (park_paints) /* the same pixels, painted again over the right half */
+      g_w.ch[g_w.nch++] = (change){.at = g_t, .id = left[c], .r = {50, 0, 50, H}};
+    int caps = g_captures;
+    g_w.after = b;
+    const sc_step_result *res = step(1, c + 1);
+    assert_true(res->passed);
+    *pre_caps = g_captures - caps - res->captures;
+  }
+  return width; /* of the first step's verdict capture in the last cycle */
+}
+static void a_covering_capture_the_next_step_cannot_use_stops(void **st) {
+  (void)st;
+  int pre = 0;
+  assert_int_equal(covering_after_cycles(1, &pre), 50);
+  assert_int_equal(pre, 1);
+}
+static void sabotage_a_covering_capture_that_is_used_goes_on(void **st) {
+  (void)st;
+  int pre = 0;
+  assert_int_equal(covering_after_cycles(0, &pre), 100);
+  assert_int_equal(pre, 0);
+}
+
 /* A zoom: no capture between the notches (the log dates the first one),
  * one capture after the last. */
 static void a_zoom_takes_one_capture_and_dates_its_first_notch(void **st) {
@@ -376,6 +503,10 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       T(one_capture_per_verdict),
       T(a_premature_frame_is_judged_again_on_the_next_paint),
+      T(an_early_capture_is_the_verdict_once_proven_final),
+      T(an_early_capture_painted_over_within_q_is_not_the_verdict),
+      T(an_early_premature_frame_is_judged_again),
+      T(the_self_check_rate_is_the_scenarios),
       T(a_flash_reverted_within_q_does_not_pass),
       T(paints_outside_the_regions_are_ignored),
       T(sabotage_the_same_paints_over_everything_never_rest),
@@ -389,6 +520,8 @@ int main(void) {
       T(a_step_starts_from_the_last_verdict_without_a_screenshot),
       T(the_verdict_capture_covers_the_next_step),
       T(a_paint_during_the_covering_capture_is_not_missed),
+      T(a_covering_capture_the_next_step_cannot_use_stops),
+      T(sabotage_a_covering_capture_that_is_used_goes_on),
       T(a_zoom_takes_one_capture_and_dates_its_first_notch),
       T(nothing_happens_times_out_with_one_capture),
       T(a_blind_page_changing_by_itself_never_rests),
