@@ -210,11 +210,12 @@ static void on_step(const sc_step_result *res, int cycles, void *userdata) {
       fprintf(stderr,
               "# c%d/%d %-12s %s verified=%.1f first_change=%.1f gesture=%.1f app=%.1f "
               "overhead=%.1f captures=%d capture=%.1f shots=%ld rest=%s%s%s first_paint=%.1f "
-              "paints=%d cpu=%.2f %s\n",
+              "last_paint=%.1f proven=%.1f paints=%d cpu=%.2f %s\n",
               res->cycle, cycles, res->step_id, res->passed ? "PASS" : "FAIL", res->verified_ms,
               res->first_change_ms, res->gesture_ms, app, r->overhead_ms, res->captures,
               res->capture_ms, r->shots, res->rest ? res->rest : "?", res->rest_why ? "/" : "",
-              res->rest_why ? res->rest_why : "", res->first_paint_ms, res->paints, cpu_step,
+              res->rest_why ? res->rest_why : "", res->first_paint_ms, res->last_paint_ms,
+              res->proven_ms, res->paints, cpu_step,
               res->reason ? res->reason : "");
   }
   B->shots_mark = g_shots;

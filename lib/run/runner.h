@@ -150,6 +150,7 @@ typedef struct sc__stepm {
                                quiet time: its capture is not yet proven final */
   int cap_early;            /* so was the capture in flight (or just judged) */
   double last_paint_at;     /* the last paint over U, run clock; 0 none */
+  double input_at;          /* when the gesture's last input was sent, run clock */
   double begun;             /* when the step began (its time until a fault
                                that came before the gesture) */
 } sc__stepm;

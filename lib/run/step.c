@@ -325,6 +325,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
   const sc_action *a = &sm->st->action;
   if (a->kind == SC_ACTION_KEY && a->has_at && !sm->key_moved) {
     sm->key_moved = 1;
+    sm->input_at = sc__now_ms();
     IO_START(r, r->io.key(r->io.ctx, a->key, a->repeat > 0 ? a->repeat : 1, input_done, r));
     return;
   }
@@ -351,6 +352,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
 static void notch_send(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   const sc_action *a = &sm->st->action;
+  sm->input_at = sc__now_ms();
   IO_START(r, r->io.notch(r->io.ctx, a->at, a->notches, sm->notch == 0, input_done, r));
 }
 
@@ -359,7 +361,7 @@ static void gesture_begin(sc__runner *r) {
   const sc_scenario *s = r->s;
   sm->ctx = (sc__judge_ctx){s, &sm->before, NULL, NULL, sc__runner_snap_get, sc__runner_baseline,
                             r, sm->sb, 0, r->prep, sm->cb};
-  sm->t0 = sc__now_ms();
+  sm->t0 = sm->input_at = sc__now_ms();
   sm->res->started_unix_ms = sc__unix_ms();
   const sc_action *a = &sm->st->action;
   switch (a->kind) {

@@ -94,6 +94,15 @@ static void logged(int status, const char *errmsg, const sc__log_reply *rep, voi
     return;
   }
   note(r, rep);
+  if (sm->early && rep->n > 0 && rep->last_ms >= 0 && rep->last_ms < sm->input_at) {
+    /* every paint so far came before the last input was sent (a zoom's
+     * earlier notches, a late hover paint): the answer to it is still to
+     * come. Wait for a paint after it, for at most the response window
+     * and at least the quiet time (0.3.0's rule, at the least). */
+    double q = sc__runner_quiet_ms(r), left = sm->input_at + r->s->response_ms - sc__now_ms();
+    ask(r, sc__runner_capture_ms(r), left > q ? left : q, 0, logged);
+    return;
+  }
   sm->log_pre = rep->seq;
   sm->cap_early = sm->early;
   sc__step_capture(r);

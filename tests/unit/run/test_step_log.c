@@ -107,6 +107,38 @@ static void an_early_premature_frame_is_judged_again(void **st) {
   assert_true(res->proven_ms >= 200 + Q);
 }
 
+/* A zoom under the early capture: the notches' paints come 150 ms after
+ * each (B, C, D); when the gesture is sent whole the log already holds B
+ * and C, quiet for longer than the capture delay. Those paints all came
+ * before the last notch was sent: the answer to it is still to come, so
+ * the capture waits for a paint after it and judges D, never C (a frame
+ * between notches, on which "changed" alone would hold). Sabotage: with
+ * the last notch answered at once (delay 10) the same step takes its
+ * verdict right after the gesture. */
+static const sc_step_result *early_zoom(double delay) {
+  g_s.rest_capture_ms = D;
+  g_steps[0].action = (sc_action){.kind = SC_ACTION_WHEEL, .at = {50, 25}, .notches = -3};
+  g_w.after = "BCD";
+  g_w.delay = delay;
+  return step(0, 1);
+}
+static void an_early_capture_waits_for_the_last_notchs_paint(void **st) {
+  (void)st;
+  const sc_step_result *res = early_zoom(150);
+  double last_notch = g_w.notch_at[2] - g_w.notch_at[0];
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  assert_true(res->last_paint_ms == last_notch + 150);
+  assert_true(res->verified_ms >= last_notch + 150 + D);
+}
+static void sabotage_a_zoom_answered_at_once_is_captured_at_once(void **st) {
+  (void)st;
+  const sc_step_result *res = early_zoom(10);
+  double last_notch = g_w.notch_at[2] - g_w.notch_at[0];
+  assert_true(res->passed);
+  assert_true(res->verified_ms < last_notch + 150);
+}
+
 /* The self-check rate is the scenario's: none at all with first = every = 0
  * (one capture per verdict), a second capture with first = 1. */
 static void the_self_check_rate_is_the_scenarios(void **st) {
@@ -507,6 +539,8 @@ int main(void) {
       T(an_early_capture_painted_over_within_q_is_not_the_verdict),
       T(an_early_premature_frame_is_judged_again),
       T(the_self_check_rate_is_the_scenarios),
+      T(an_early_capture_waits_for_the_last_notchs_paint),
+      T(sabotage_a_zoom_answered_at_once_is_captured_at_once),
       T(a_flash_reverted_within_q_does_not_pass),
       T(paints_outside_the_regions_are_ignored),
       T(sabotage_the_same_paints_over_everything_never_rest),
