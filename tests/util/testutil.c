@@ -56,17 +56,54 @@ void sc_test_golden(const char *rel, const char *got, size_t len) {
   free(want);
 }
 
+/* Every temp dir a test makes is removed at exit when the test did not
+ * remove it itself: a failed assertion leaves its test body at once
+ * (cmocka longjmps out), before the test's own sc_test_rmtree. */
+#define SC_TEST_DIRS 64
+static char *g_dirs[SC_TEST_DIRS];
+static pid_t g_dirs_pid; /* a forked child that exits leaves them to its parent */
+
+static void rmtree(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "rmtree %s failed\n", dir);
+}
+
+static void dirs_at_exit(void) {
+  if (getpid() != g_dirs_pid) return;
+  for (int i = 0; i < SC_TEST_DIRS; i++)
+    if (g_dirs[i]) {
+      rmtree(g_dirs[i]);
+      free(g_dirs[i]);
+      g_dirs[i] = NULL;
+    }
+}
+
 char *sc_test_mkdtemp(void) {
+  static int hooked;
   char tmpl[] = "/tmp/sc-test-XXXXXX";
   char *d = mkdtemp(tmpl);
-  return d ? strdup(d) : NULL;
+  if (!d) return NULL;
+  if (!hooked) {
+    g_dirs_pid = getpid();
+    hooked = atexit(dirs_at_exit) == 0;
+  }
+  for (int i = 0; i < SC_TEST_DIRS; i++)
+    if (!g_dirs[i]) {
+      g_dirs[i] = strdup(d);
+      break;
+    }
+  return strdup(d);
 }
 
 void sc_test_rmtree(const char *dir) {
   if (!dir || strncmp(dir, "/tmp/sc-test-", 13) != 0) return;
-  char cmd[4200];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "rmtree %s failed\n", dir);
+  rmtree(dir);
+  for (int i = 0; i < SC_TEST_DIRS; i++)
+    if (g_dirs[i] && !strcmp(g_dirs[i], dir)) {
+      free(g_dirs[i]);
+      g_dirs[i] = NULL;
+    }
 }
 
 static long g_fail_after = -1;

@@ -17,7 +17,8 @@ char *sc_test_slurp(const char *path, size_t *len);
  * with what was got), or rewrite the golden file when SC_UPDATE_GOLDEN is
  * set (then review the diff by hand). */
 void sc_test_golden(const char *rel, const char *got, size_t len);
-/* mkdtemp under /tmp; caller removes with sc_test_rmtree. */
+/* mkdtemp under /tmp; the caller removes it with sc_test_rmtree, and what
+ * is left (a failed assertion left the test body early) goes at exit. */
 char *sc_test_mkdtemp(void);
 void sc_test_rmtree(const char *dir);
 
