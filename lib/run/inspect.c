@@ -46,11 +46,6 @@ static int ruler(sc_image *img, sc__labels *L) {
   return rc;
 }
 
-static int located_here(const sc_scenario *s, int is_region, size_t i) {
-  return s->locators &&
-         sc__locator_of(s->locators->v, s->locators->n, (sc__ref){is_region, (int)i}) >= 0;
-}
-
 /* Capture at rest and find the locators, looking again for a while when
  * they are not found (a client may show a still, blank canvas until it
  * connects). 0, SC_ELOCATE with *img, *found and *miss set (the picture
@@ -118,7 +113,7 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
   /* Colours first, from the clean capture. */
   for (size_t i = 0; line && i < s->npoints; i++) {
     const sc_named_point *np = &s->points[i];
-    if (partial && located_here(orig, 0, i)) continue;
+    if (partial && sc__scenario_located(orig, 0, i)) continue;
     uint32_t px = sc_image_pixel(img, (int)np->p.x, (int)np->p.y);
     snprintf(text, sizeof text, "point %s %g,%g colour #%06x", np->name, np->p.x, np->p.y,
              (unsigned)(px >> 8));
@@ -129,7 +124,7 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
   int drc = ruler(img, &L);
   /* points are marked before any label is placed, so none covers one */
   for (size_t i = 0; drc == 0 && i < s->npoints; i++)
-    if (!(partial && located_here(orig, 0, i))) drc = sc__labels_mark(&L, s->points[i].p);
+    if (!(partial && sc__scenario_located(orig, 0, i))) drc = sc__labels_mark(&L, s->points[i].p);
   for (size_t i = 0; drc == 0 && partial && i < nfound; i++)
     if (!found[i]->is_region) drc = sc__labels_mark(&L, found[i]->p);
   if (drc == 0 && s->has_park) drc = sc__labels_mark(&L, s->park);
@@ -141,7 +136,7 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
     if (!found[i]->is_region && found[i]->r.w > 0) sc_image_draw_rect(img, found[i]->r, POINT_RGB);
   for (size_t i = 0; drc >= 0 && i < s->nregions; i++) {
     const sc_region *r = &s->regions[i];
-    if (partial && located_here(orig, 1, i)) continue;
+    if (partial && sc__scenario_located(orig, 1, i)) continue;
     sc_image_draw_rect(img, r->r, REGION_RGB);
     drc = sc__labels_place(&L, img, r->r.x, r->r.y, r->name, REGION_RGB, LABEL_BG);
     snprintf(text, sizeof text, "region %s %dx%d at %d,%d", r->name, r->r.w, r->r.h, r->r.x,
@@ -156,7 +151,7 @@ SC_EXTERN int sc_inspect(sc_image **out, sc_page *p, const sc_scenario *s,
     }
   for (size_t i = 0; drc >= 0 && i < s->npoints; i++) {
     const sc_named_point *np = &s->points[i];
-    if (partial && located_here(orig, 0, i)) continue;
+    if (partial && sc__scenario_located(orig, 0, i)) continue;
     sc_image_draw_cross(img, np->p, 6, POINT_RGB);
     drc = sc__labels_place(&L, img, (int)np->p.x, (int)np->p.y, np->name, POINT_RGB, LABEL_BG);
   }

@@ -68,18 +68,13 @@ static void located(sc__runner *r, int rc) {
   fn(r);
 }
 
-static int located_here(const sc_scenario *s, int is_region, size_t i) {
-  return s->locators &&
-         sc__locator_of(s->locators->v, s->locators->n, (sc__ref){is_region, (int)i}) >= 0;
-}
-
 int sc__runner_check_guest(sc__runner *r) {
   const sc_scenario *s = r->scenario ? r->scenario : r->s;
   int w = r->guest_w, h = r->guest_h;
   if (s->guest_w > 0 || w <= 0) return 0; /* the page held the canvas to the scenario's guest */
   for (size_t i = 0; i < s->npoints; i++) {
     sc_point p = s->points[i].p;
-    if (!located_here(s, 0, i) && !(p.x >= 0 && p.y >= 0 && p.x < w && p.y < h))
+    if (!sc__scenario_located(s, 0, i) && !(p.x >= 0 && p.y >= 0 && p.x < w && p.y < h))
       return sc__err(SC_EGEOMETRY, "point \"%s\" (%g, %g) is outside the %dx%d canvas",
                      s->points[i].name, p.x, p.y, w, h);
   }
@@ -88,7 +83,7 @@ int sc__runner_check_guest(sc__runner *r) {
                    s->park.y, w, h);
   for (size_t i = 0; i < s->nregions; i++) {
     sc_rect g = s->regions[i].r;
-    if (!located_here(s, 1, i) && !sc__rect_within(g, w, h))
+    if (!sc__scenario_located(s, 1, i) && !sc__rect_within(g, w, h))
       return sc__err(SC_EGEOMETRY, "region \"%s\" (%d,%d %dx%d) is outside the %dx%d canvas",
                      s->regions[i].name, g.x, g.y, g.w, g.h, w, h);
   }

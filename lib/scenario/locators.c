@@ -386,6 +386,11 @@ int sc__locator_of(const sc__locator *all, size_t n, sc__ref r) {
   return -1;
 }
 
+int sc__scenario_located(const sc_scenario *s, int is_region, size_t i) {
+  return s->locators &&
+         sc__locator_of(s->locators->v, s->locators->n, (sc__ref){is_region, (int)i}) >= 0;
+}
+
 /* Index in all[] of the locator filling each point and region (-1: given
  * in the file), so that a dependency is found in O(1). */
 typedef struct fillers {

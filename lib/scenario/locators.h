@@ -79,5 +79,7 @@ struct sc_locators {
 void sc__locators_free(struct sc_locators *l);
 /* Index in v[0..n) of the locator that fills r, or -1 (a given point or region). */
 int sc__locator_of(const sc__locator *v, size_t n, sc__ref r);
+/* Is point (is_region 0) or region i of s found by a locator? */
+int sc__scenario_located(const sc_scenario *s, int is_region, size_t i);
 
 #endif
