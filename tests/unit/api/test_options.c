@@ -44,6 +44,7 @@ static void every_init_matches_its_macro(void **state) {
   assert_int_equal(sc_run_options_init(&r, SC_RUN_OPTIONS_VERSION), 0);
   assert_int_equal(r.cycles, rm.cycles);
   assert_null(r.cancel);
+  assert_true(r.pass_frames_bytes == rm.pass_frames_bytes && r.pass_frames_bytes == 0);
   sc_browser_options b, bm = SC_BROWSER_OPTIONS_INIT;
   assert_int_equal(sc_browser_options_init(&b, SC_BROWSER_OPTIONS_VERSION), 0);
   assert_true(b.launch_timeout_ms == bm.launch_timeout_ms);
@@ -54,7 +55,11 @@ static void every_init_matches_its_macro(void **state) {
  * stop at that version's end (bytes after it are the caller's neighbours). */
 static void older_versions_are_cut_to_their_size(void **state) {
   (void)state;
-  unsigned char buf[sizeof(sc_browser_options) + 16];
+  /* room for the largest struct checked here */
+  unsigned char buf[(sizeof(sc_browser_options) > sizeof(sc_run_options)
+                         ? sizeof(sc_browser_options)
+                         : sizeof(sc_run_options)) +
+                    16];
   memset(buf, 0xaa, sizeof buf);
   assert_int_equal(sc_browser_options_init((sc_browser_options *)(void *)buf, 1), 0);
   for (size_t i = offsetof(sc_browser_options, loop); i < sizeof buf; i++)
@@ -66,6 +71,13 @@ static void older_versions_are_cut_to_their_size(void **state) {
   for (size_t i = offsetof(sc_run_options, cancel); i < sizeof(sc_run_options); i++)
     assert_int_equal(buf[i], 0xaa);
   assert_int_equal(((sc_run_options *)(void *)buf)->cycles, 1);
+
+  /* version 2 ends after cancel: pass_frames_bytes (3) is the caller's neighbour */
+  memset(buf, 0xaa, sizeof buf);
+  assert_int_equal(sc_run_options_init((sc_run_options *)(void *)buf, 2), 0);
+  for (size_t i = offsetof(sc_run_options, cancel) + sizeof(volatile int *); i < sizeof buf; i++)
+    assert_int_equal(buf[i], 0xaa);
+  assert_null(((sc_run_options *)(void *)buf)->cancel);
 
   memset(buf, 0xaa, sizeof buf);
   assert_int_equal(sc_png_limits_init((sc_png_limits *)(void *)buf, 1), 0);
