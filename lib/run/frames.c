@@ -44,8 +44,11 @@ static long long write_all(sc__runner *r, sc_step_result *res, const frame_png *
   char *why = NULL;
   int lost = 0;
   for (size_t i = 0; i < n; i++) {
+    char *dir_why = NULL;
     char *base = sc__runner_artifact_base(r, res->step_id, r->s->regions[fp[i].region].name,
-                                          r->cycle, &why);
+                                          r->cycle, &dir_why);
+    if (!why) why = dir_why; /* the first failure says why */
+    else sc__free(dir_why);
     for (int k = 0; k < 2; k++) {
       char *path = base ? sc__asprintf("%s-%s.png", base, kinds[k]) : NULL;
       int rc = path ? sc__png_write(path, fp[i].png[k], fp[i].len[k]) : SC_ENOMEM;
