@@ -1,9 +1,11 @@
 /* The HTML report of a run: one self-contained page with the verdict, the
  * chart of verified times, the summary, and the verdict table with every
- * failure's before/after/diff images (files beside the page, by relative
- * URL) next to its reason. Every text from a scenario or a result is
- * escaped. */
+ * step's timeline, every failure's before/after/diff images next to its
+ * reason and the frames kept of passed steps (files beside the page, by
+ * relative URL, each opening full size). Every text from a scenario or a
+ * result is escaped. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/core.h"
 #include "report/report_int.h"
@@ -27,6 +29,14 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
+/* An image is shown only when its file is there as the page is written: a
+ * listed file that is gone (a report written again after a clean-up) is
+ * named as missing instead of drawn as a broken image. */
+static int file_there(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 static void ms_cell(FILE *f, double v) {
   char buf[320];
   fprintf(f, "<td class=\"n\">%s</td>", sc__report_ms(buf, sizeof buf, v));
@@ -40,14 +50,36 @@ static void scale_cell(FILE *f, const sc_step_result *s) {
   fputs("</td>", f);
 }
 
-/* Columns of the verdict table: the failure row under a step spans them. The
+/* Columns of the verdict table: the image rows under a step span them. The
  * times read as the step's timeline: gesture, first paint, first change,
- * last paint, verified. */
+ * last paint, verified, drawn in the timeline column. */
 static const char k_step_head[] =
-    "<tr><th>cycle</th><th>step</th><th>result</th><th>gesture</th><th>first paint</th>"
-    "<th>first change</th><th>last paint</th><th>verified</th><th>idle</th><th>captures</th>"
-    "<th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
-#define SC__HTML_STEP_COLUMNS 14
+    "<tr><th>cycle</th><th>step</th><th>result</th><th>timeline</th><th>gesture</th>"
+    "<th>first paint</th><th>first change</th><th>last paint</th><th>verified</th><th>idle</th>"
+    "<th>captures</th><th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
+#define SC__HTML_STEP_COLUMNS 15
+
+/* One image as a link to itself (full size), or its name marked missing. */
+static int figure(FILE *f, const char *page, const char *a, const char *cls) {
+  const char *kind = artifact_kind(a);
+  if (!file_there(a)) {
+    fputs("<figure class=\"missing\"><figcaption><b>missing</b> ", f);
+    sc__report_put_xml(f, base_name(a), 1);
+    fputs("</figcaption></figure>\n", f);
+    return 0;
+  }
+  fputs("<figure><a href=\"", f);
+  int rc = sc__html_src(f, page, a);
+  if (!rc) fprintf(f, "\"><img class=\"%s\" src=\"", cls);
+  if (!rc) rc = sc__html_src(f, page, a);
+  if (rc) return rc;
+  fprintf(f, "\" alt=\"%s\" title=\"", kind);
+  sc__report_put_xml(f, base_name(a), 1);
+  fprintf(f, "\"></a><figcaption><b>%s</b> ", kind);
+  sc__report_put_xml(f, base_name(a), 1);
+  fputs("</figcaption></figure>\n", f);
+  return 0;
+}
 
 /* The failure's images beside its reason, in a row under it. */
 static int shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i) {
@@ -56,20 +88,64 @@ static int shots_row(FILE *f, const char *page, const sc_step_result *s, int use
   sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
   fputs("</p>\n", f);
   for (size_t k = 0; k < s->nartifacts; k++) {
-    const char *a = s->artifacts[k];
-    const char *kind = artifact_kind(a);
-    fputs("<figure><img class=\"shot\" src=\"", f);
-    int rc = sc__html_src(f, page, a);
+    int rc = figure(f, page, s->artifacts[k], "shot");
     if (rc) return rc;
-    fprintf(f, "\" alt=\"%s\"><figcaption><b>%s</b> ", kind, kind);
-    sc__report_put_xml(f, base_name(a), 1);
-    fputs("</figcaption></figure>\n", f);
   }
   fputs("</div></td></tr>\n", f);
   return 0;
 }
 
+/* A passed step's frames as thumbnails (before, after per region), or why
+ * it has none when the run keeps passed steps' frames. */
+static int frames_row(FILE *f, const char *page, const sc_run_result *r, const sc_step_result *s,
+                      int user, size_t i) {
+  if (!s->nartifacts && !s->frames_skipped) return 0;
+  fprintf(f, "<tr class=\"frames\"><td colspan=\"%d\"><div class=\"frames\" "
+             "id=\"frames-%d-%zu\">", SC__HTML_STEP_COLUMNS, user, i);
+  if (s->frames_skipped) {
+    char buf[64];
+    fprintf(f, "<p class=\"skipped\">frames not kept: the run's budget for passed steps' "
+               "frames (%s) was spent</p>", sc__report_bytes(buf, sizeof buf,
+                                                         r->pass_frames_budget));
+  }
+  for (size_t k = 0; k < s->nartifacts; k++) {
+    int rc = figure(f, page, s->artifacts[k], "thumb");
+    if (rc) return rc;
+  }
+  fputs("</div></td></tr>\n", f);
+  return 0;
+}
+
+/* What was kept of passed steps' frames, and from where on the budget left
+ * them out. */
+static void frames_note(FILE *f, const sc_run_result *r, int user) {
+  if (r->pass_frames_budget <= 0) return;
+  size_t skipped = 0, first = 0;
+  for (size_t i = 0; i < r->nresults; i++)
+    if (r->results[i]->frames_skipped && !skipped++) first = i;
+  char used[64], budget[64];
+  fprintf(f, "<p class=\"meta frames\">frames of passed steps: %s written (budget %s",
+          sc__report_bytes(used, sizeof used, r->pass_frames_written),
+          sc__report_bytes(budget, sizeof budget, r->pass_frames_budget));
+  if (!skipped) {
+    fputs(")</p>\n", f);
+    return;
+  }
+  const sc_step_result *s = r->results[first];
+  fprintf(f, "); <b>budget spent</b>: %zu passed step%s kept no frames, from <a href=\"#r-%d-%zu\">",
+          skipped, skipped == 1 ? "" : "s", user, first);
+  if (s->setup)
+    fputs("setup", f);
+  else
+    fprintf(f, "cycle %d", s->cycle);
+  fputs(" step ", f);
+  sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
+  fputs("</a> on</p>\n", f);
+}
+
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) {
+  frames_note(f, r, user);
+  sc__html_timeline_key(f);
   fputs("<table class=\"steps\">\n", f);
   fputs(k_step_head, f);
   for (size_t i = 0; i < r->nresults; i++) {
@@ -82,7 +158,9 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
       fprintf(f, "%d", s->cycle);
     fputs("</td><td>", f);
     sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
-    fprintf(f, "</td><td class=\"%s\">%s</td>", v, v);
+    fprintf(f, "</td><td class=\"%s\">%s</td><td class=\"tl\">", v, v);
+    sc__html_timeline(f, r, s);
+    fputs("</td>", f);
     ms_cell(f, s->gesture_ms);
     ms_cell(f, sc__report_first_paint(s));
     ms_cell(f, s->first_change_ms);
@@ -98,7 +176,8 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
     fputs("<td class=\"reason\">", f);
     sc__report_put_xml(f, s->reason, 1);
     fputs("</td></tr>\n", f);
-    int rc = !s->passed && s->nartifacts ? shots_row(f, page, s, user, i) : 0;
+    int rc = s->passed ? frames_row(f, page, r, s, user, i)
+             : s->nartifacts ? shots_row(f, page, s, user, i) : 0;
     if (rc) return rc;
   }
   fputs("</table>\n", f);
