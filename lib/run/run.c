@@ -179,7 +179,8 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, cancel);
-  if (rc == 0) sc__multi_pass_frames(m, opts->pass_frames_bytes);
+  sc__frames_budget frames = {opts->pass_frames_bytes, 0, 0};
+  if (rc == 0) sc__multi_pass_frames(m, &frames);
   /* a cancel while the browser comes up ends the run then, not after */
   if (rc == 0 && !opts->page && !opts->browser)
     rc = sc__browser_launch_cancel(&own, opts->browser_options, cancel);

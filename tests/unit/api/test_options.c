@@ -79,6 +79,15 @@ static void older_versions_are_cut_to_their_size(void **state) {
     assert_int_equal(buf[i], 0xaa);
   assert_null(((sc_run_options *)(void *)buf)->cancel);
 
+  /* sc_load_options version 2 ends after urls (pass_frames_bytes is 3's) */
+  unsigned char lb[sizeof(sc_load_options) + 16];
+  memset(lb, 0xaa, sizeof lb);
+  assert_int_equal(sc_load_options_init((sc_load_options *)(void *)lb, 2), 0);
+  for (size_t i = offsetof(sc_load_options, urls) + sizeof(const char *const *); i < sizeof lb;
+       i++)
+    assert_int_equal(lb[i], 0xaa);
+  assert_null(((sc_load_options *)(void *)lb)->urls);
+
   memset(buf, 0xaa, sizeof buf);
   assert_int_equal(sc_png_limits_init((sc_png_limits *)(void *)buf, 1), 0);
   for (size_t i = offsetof(sc_png_limits, skip_checksums); i < sizeof(sc_png_limits); i++)
@@ -194,12 +203,43 @@ static void nested_options_are_checked_too(void **state) {
   sc_scenario_free(s);
 }
 
+/* A frame budget that is negative, or has no directory to go to, is the
+ * caller's mistake, said before any browser starts. */
+static void a_frame_budget_needs_a_report_dir(void **state) {
+  (void)state;
+  sc_builder *bl = NULL;
+  sc_scenario *s = NULL;
+  assert_int_equal(sc_builder_new(&bl, "app", "about:blank", 8, 8), 0);
+  assert_int_equal(sc_builder_region(bl, "all", (sc_rect){0, 0, 8, 8}), 0);
+  assert_int_equal(sc_builder_step(bl, "s"), 0);
+  assert_int_equal(sc_builder_click(bl, (sc_point){1, 1}), 0);
+  assert_int_equal(sc_builder_expect_changed(bl, "all", 1), 0);
+  assert_int_equal(sc_builder_finish(&s, bl), 0);
+  sc_run_options ro = SC_RUN_OPTIONS_INIT;
+  sc_run_result *rr = NULL;
+  ro.pass_frames_bytes = -1;
+  assert_int_equal(sc_run_scenario(&rr, s, &ro), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "pass_frames_bytes -1 < 0"));
+  ro.pass_frames_bytes = 1000;
+  assert_int_equal(sc_run_scenario(&rr, s, &ro), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "pass_frames_bytes needs a report_dir"));
+  assert_null(rr);
+  sc_load_options lo = SC_LOAD_OPTIONS_INIT;
+  sc_load_result *lr = NULL;
+  lo.pass_frames_bytes = 1000;
+  assert_int_equal(sc_load_run(&lr, s, &lo), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "needs a report_dir"));
+  assert_null(lr);
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_function_refuses_unknown_versions),
       cmocka_unit_test(nested_options_are_checked_too),
       cmocka_unit_test(every_init_matches_its_macro),
       cmocka_unit_test(older_versions_are_cut_to_their_size),
+      cmocka_unit_test(a_frame_budget_needs_a_report_dir),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
