@@ -59,9 +59,25 @@ static const char k_step_head[] =
     "<th>captures</th><th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
 #define SC__HTML_STEP_COLUMNS 15
 
-/* One image as a link to itself (full size), or its name marked missing. */
+/* The region part of a runner's file name, USER@cC-STEP@REGION-KIND.png:
+ * what a thumbnail's caption needs (the whole name is its tooltip). */
+static void put_region(FILE *f, const char *path, const char *kind) {
+  const char *b = base_name(path), *at = strrchr(b, '@');
+  size_t tail = strlen(kind) + sizeof "-.png" - 1, len = at ? strlen(at + 1) : 0;
+  if (!at || len <= tail || !strcmp(kind, "image")) {
+    sc__report_put_xml(f, b, 1);
+    return;
+  }
+  char *region = sc__strndup(at + 1, len - tail);
+  sc__report_put_xml(f, region ? region : b, 1);
+  sc__free(region);
+}
+
+/* One image as a link to itself (full size), captioned with its whole name
+ * (failures) or its region (thumbnails), or its name marked missing. */
 static int figure(FILE *f, const char *page, const char *a, const char *cls) {
   const char *kind = artifact_kind(a);
+  int thumb = !strcmp(cls, "thumb");
   if (!file_there(a)) {
     fputs("<figure class=\"missing\"><figcaption><b>missing</b> ", f);
     sc__report_put_xml(f, base_name(a), 1);
@@ -76,7 +92,10 @@ static int figure(FILE *f, const char *page, const char *a, const char *cls) {
   fprintf(f, "\" alt=\"%s\" title=\"", kind);
   sc__report_put_xml(f, base_name(a), 1);
   fprintf(f, "\"></a><figcaption><b>%s</b> ", kind);
-  sc__report_put_xml(f, base_name(a), 1);
+  if (thumb)
+    put_region(f, a, kind);
+  else
+    sc__report_put_xml(f, base_name(a), 1);
   fputs("</figcaption></figure>\n", f);
   return 0;
 }

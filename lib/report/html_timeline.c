@@ -1,8 +1,9 @@
 /* A step's timeline in the HTML report: one small inline SVG per step
  * result on its own time scale (0 = first input sent, the right end = the
- * step's elapsed time): the gesture as a bar, the application's painting
- * from first to last paint (paint log), ticks for first paint, first
- * change and last paint, and the end: verified (green), failed at its
+ * step's elapsed time): the gesture as a bar above the time axis, the
+ * application's painting from first to last paint (paint log) as a bar
+ * below it, ticks for first and last paint, a dot on the axis for the
+ * first change, and the end: verified (green), failed at its
  * timeout (red cross), or cut off by a fault (a dark red dashed bar ending
  * in a cut). Every mark carries its number in a <title> (a tooltip, and
  * text a checker or a screen reader can read) and the end's number is
@@ -97,14 +98,14 @@ void sc__html_timeline(FILE *f, const sc_run_result *r, const sc_step_result *s)
     fprintf(f, "<line class=\"ran\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", TL_X0,
             TL_Y, x_of(t_end, end), TL_Y);
   if (known(g)) {
-    fprintf(f, "<rect class=\"gesture\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\">"
-               "<title>gesture ", TL_X0, TL_Y - 4, x_of(g, end) - TL_X0 + 1);
+    fprintf(f, "<rect class=\"gesture\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"6\">"
+               "<title>gesture ", TL_X0, TL_Y - 7, x_of(g, end) - TL_X0 + 1);
     put_ms(f, g);
     fputs("</title></rect>", f);
   }
   if (known(fp) && known(lp) && lp >= fp) {
-    fprintf(f, "<rect class=\"paint\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"4\">"
-               "<title>painting from ", x_of(fp, end), TL_Y - 2, x_of(lp, end) - x_of(fp, end) + 1);
+    fprintf(f, "<rect class=\"paint\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\">"
+               "<title>painting from ", x_of(fp, end), TL_Y + 1, x_of(lp, end) - x_of(fp, end) + 1);
     put_ms(f, fp);
     fputs(" to ", f);
     put_ms(f, lp);
@@ -115,7 +116,7 @@ void sc__html_timeline(FILE *f, const sc_run_result *r, const sc_step_result *s)
   if (known(lp)) tick(f, "lp", x_of(lp, end), TL_Y - 9, TL_Y + 9, "last paint", lp);
   if (known(fc)) {
     fprintf(f, "<circle class=\"fc\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>first change ",
-            x_of(fc, end), TL_Y + 7);
+            x_of(fc, end), TL_Y);
     put_ms(f, fc);
     fputs(" (captures)</title></circle>", f);
   }
