@@ -143,7 +143,9 @@ static void frames_note(FILE *f, const sc_run_result *r, int user) {
   for (size_t i = 0; i < r->nresults; i++)
     if (r->results[i]->frames_skipped && !skipped++) first = i;
   char used[64], budget[64];
-  fprintf(f, "<p class=\"meta frames\">frames of passed steps: %s written (budget %s",
+  /* with many users the budget is the run's and the bytes this user's */
+  fprintf(f, "<p class=\"meta frames\">frames of passed steps: %s written by this user (run "
+             "budget %s",
           sc__report_bytes(used, sizeof used, r->pass_frames_written),
           sc__report_bytes(budget, sizeof budget, r->pass_frames_budget));
   if (!skipped) {

@@ -563,8 +563,8 @@ static void a_spent_budget_is_noted(void **st) {
   fx->res[4].frames_skipped = 1;
   fx->res[5].frames_skipped = 1;
   got = page_of(fx);
-  has(got, "<p class=\"meta frames\">frames of passed steps: 1.5 KiB written (budget 2.0 KiB); "
-           "<b>budget spent</b>: 2 passed steps kept no frames, from "
+  has(got, "<p class=\"meta frames\">frames of passed steps: 1.5 KiB written by this user "
+           "(run budget 2.0 KiB); <b>budget spent</b>: 2 passed steps kept no frames, from "
            "<a href=\"#r-0-4\">cycle 2 step zoom-out</a> on</p>");
   for (int i = 4; i <= 5; i++) {
     char *r = row_of(got, "frames", i);
@@ -576,7 +576,7 @@ static void a_spent_budget_is_noted(void **st) {
   /* a budget that was not spent: how much was used */
   fx->res[4].frames_skipped = fx->res[5].frames_skipped = 0;
   got = page_of(fx);
-  has(got, "frames of passed steps: 1.5 KiB written (budget 2.0 KiB)</p>");
+  has(got, "frames of passed steps: 1.5 KiB written by this user (run budget 2.0 KiB)</p>");
   free(got);
   free_run(fx);
 }
