@@ -153,6 +153,18 @@ int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
  * the warm-up) tells rows and image blocks apart (ids "r-USER-I",
  * "fail-USER-I", "frames-USER-I"). */
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);
+/* Rows under step i of user `user`'s table, spanning `columns`
+ * (html_images.c): a failure's images beside its reason (id "fail-U-I"); a
+ * passed step's kept frames as thumbnails, or why it kept none (id
+ * "frames-U-I"; nothing when it has neither). Image URLs relative to
+ * `page`. */
+int sc__html_shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i,
+                       int columns);
+int sc__html_frames_row(FILE *f, const char *page, const sc_run_result *r,
+                        const sc_step_result *s, int user, size_t i, int columns);
+/* What the run's frame budget kept, and from which step on it kept nothing
+ * (nothing when the run kept no passed step's frames). */
+void sc__html_frames_note(FILE *f, const sc_run_result *r, int user);
 /* A step's timeline (html_timeline.c): inline SVG on the step's own time
  * scale, gesture, first paint to last paint, first change, and its end
  * (verified, failed, cut by a fault), each mark's time in a <title>; and
