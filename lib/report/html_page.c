@@ -46,6 +46,7 @@ static const char k_style[] =
     ".tl .lp{stroke-dasharray:3 2}\n"
     ".k.fp{background:#e65100;width:2px}\n"
     ".tl .fc,.k.fc{fill:#7b1fa2;background:#7b1fa2;border-radius:50%}\n"
+    ".k.fc{width:8px}\n"
     ".tl .ok,.k.ok{stroke:#2e7d32;fill:#2e7d32;stroke-width:2;background:#2e7d32}\n"
     ".tl .bad,.k.bad{stroke:#c62828;stroke-width:2.5;fill:none;background:#c62828}\n"
     ".tl .cut,.k.cut{stroke:#6d0000;stroke-width:2;fill:none;background:#6d0000}\n"
