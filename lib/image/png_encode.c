@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "image/image_priv.h"
+#include "image/png_file.h"
 
 typedef struct encode_ctx {
   const sc_image *img;
@@ -120,15 +121,16 @@ SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path) {
     snprintf(msg, sizeof msg, "%s", sc_errmsg());
     return sc__err(rc, "%s: %s", path, msg);
   }
-  if ((rc = sc__out_check(path))) { /* only a regular file is replaced */
-    sc__free(buf);
-    return rc;
-  }
+  rc = sc__png_write(path, buf, len);
+  sc__free(buf);
+  return rc;
+}
+
+int sc__png_write(const char *path, const void *buf, size_t len) {
+  int rc = sc__out_check(path); /* only a regular file is replaced */
+  if (rc) return rc;
   char *tmp = sc__asprintf("%s.tmp", path);
-  if (!tmp) {
-    sc__free(buf);
-    return sc__err(SC_ENOMEM, "%s: out of memory", path);
-  }
+  if (!tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
   FILE *f = fopen(tmp, "wb");
   if (!f) {
     rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));
@@ -152,6 +154,5 @@ SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path) {
   }
 done:
   sc__free(tmp);
-  sc__free(buf);
   return rc;
 }

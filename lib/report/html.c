@@ -1,31 +1,11 @@
 /* The HTML report of a run: one self-contained page with the verdict, the
  * chart of verified times, the summary, and the verdict table with every
- * failure's before/after/diff images (files beside the page, by relative
- * URL) next to its reason. Every text from a scenario or a result is
- * escaped. */
-#include <string.h>
-
+ * step's timeline, every failure's before/after/diff images next to its
+ * reason and the frames kept of passed steps (files beside the page, by
+ * relative URL, each opening full size). Every text from a scenario or a
+ * result is escaped. The images under the rows: html_images.c. */
 #include "core/core.h"
 #include "report/report_int.h"
-
-/* "before", "after" or "diff" from the runner's file names
- * (...-before.png), else "image". */
-static const char *artifact_kind(const char *path) {
-  static const char *const kinds[] = {"before", "after", "diff"};
-  size_t len = strlen(path);
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-    size_t k = strlen(kinds[i]) + sizeof "-.png" - 1;
-    if (len >= k && path[len - k] == '-' && !strncmp(path + len - k + 1, kinds[i], k - 5) &&
-        !strcmp(path + len - 4, ".png"))
-      return kinds[i];
-  }
-  return "image";
-}
-
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
 
 static void ms_cell(FILE *f, double v) {
   char buf[320];
@@ -40,36 +20,18 @@ static void scale_cell(FILE *f, const sc_step_result *s) {
   fputs("</td>", f);
 }
 
-/* Columns of the verdict table: the failure row under a step spans them. The
+/* Columns of the verdict table: the image rows under a step span them. The
  * times read as the step's timeline: gesture, first paint, first change,
- * last paint, verified. */
+ * last paint, verified, drawn in the timeline column. */
 static const char k_step_head[] =
-    "<tr><th>cycle</th><th>step</th><th>result</th><th>gesture</th><th>first paint</th>"
-    "<th>first change</th><th>last paint</th><th>verified</th><th>idle</th><th>captures</th>"
-    "<th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
-#define SC__HTML_STEP_COLUMNS 14
-
-/* The failure's images beside its reason, in a row under it. */
-static int shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i) {
-  fprintf(f, "<tr class=\"shots\"><td colspan=\"%d\"><div class=\"shots\" id=\"fail-%d-%zu\">"
-             "<p class=\"why\">", SC__HTML_STEP_COLUMNS, user, i);
-  sc__report_put_xml(f, s->reason ? s->reason : "failed", 1);
-  fputs("</p>\n", f);
-  for (size_t k = 0; k < s->nartifacts; k++) {
-    const char *a = s->artifacts[k];
-    const char *kind = artifact_kind(a);
-    fputs("<figure><img class=\"shot\" src=\"", f);
-    int rc = sc__html_src(f, page, a);
-    if (rc) return rc;
-    fprintf(f, "\" alt=\"%s\"><figcaption><b>%s</b> ", kind, kind);
-    sc__report_put_xml(f, base_name(a), 1);
-    fputs("</figcaption></figure>\n", f);
-  }
-  fputs("</div></td></tr>\n", f);
-  return 0;
-}
+    "<tr><th>cycle</th><th>step</th><th>result</th><th>timeline</th><th>gesture</th>"
+    "<th>first paint</th><th>first change</th><th>last paint</th><th>verified</th><th>idle</th>"
+    "<th>captures</th><th>capture</th><th>rest</th><th>scale</th><th>reason</th></tr>\n";
+#define SC__HTML_STEP_COLUMNS 15
 
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) {
+  sc__html_frames_note(f, r, user);
+  sc__html_timeline_key(f);
   fputs("<table class=\"steps\">\n", f);
   fputs(k_step_head, f);
   for (size_t i = 0; i < r->nresults; i++) {
@@ -82,7 +44,9 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
       fprintf(f, "%d", s->cycle);
     fputs("</td><td>", f);
     sc__report_put_xml(f, s->step_id ? s->step_id : "?", 1);
-    fprintf(f, "</td><td class=\"%s\">%s</td>", v, v);
+    fprintf(f, "</td><td class=\"%s\">%s</td><td class=\"tl\">", v, v);
+    sc__html_timeline(f, r, s);
+    fputs("</td>", f);
     ms_cell(f, s->gesture_ms);
     ms_cell(f, sc__report_first_paint(s));
     ms_cell(f, s->first_change_ms);
@@ -98,7 +62,9 @@ int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user) 
     fputs("<td class=\"reason\">", f);
     sc__report_put_xml(f, s->reason, 1);
     fputs("</td></tr>\n", f);
-    int rc = !s->passed && s->nartifacts ? shots_row(f, page, s, user, i) : 0;
+    int rc = s->passed ? sc__html_frames_row(f, page, r, s, user, i, SC__HTML_STEP_COLUMNS)
+             : s->nartifacts ? sc__html_shots_row(f, page, s, user, i, SC__HTML_STEP_COLUMNS)
+                             : 0;
     if (rc) return rc;
   }
   fputs("</table>\n", f);

@@ -25,7 +25,20 @@ json_t *sc__report_jstr(const char *s) {
 /* A time in ms; "none" (negative) as null. */
 json_t *sc__report_jms(double v) { return v < 0 ? json_null() : json_real(v); }
 
+static json_t *step_fields(const sc_run_result *r, const sc_step_result *s);
+
+/* A step's object; "frames_skipped": true only on a passed step whose
+ * frames the run's budget left out (absent otherwise, as before 0.4.0). */
 static json_t *step_json(const sc_run_result *r, const sc_step_result *s) {
+  json_t *o = step_fields(r, s);
+  if (o && s->frames_skipped && json_object_set_new(o, "frames_skipped", json_true()) != 0) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
+static json_t *step_fields(const sc_run_result *r, const sc_step_result *s) {
   json_t *arts = json_array();
   for (size_t i = 0; arts && i < s->nartifacts; i++)
     if (json_array_append_new(arts, sc__report_jstr(s->artifacts[i])) != 0) {
@@ -162,6 +175,16 @@ json_t *sc__report_json_run(const sc_run_result *r) {
                    "totals", sc__report_json_totals(one, 1));
   if (run && r->ready_ms > 0 &&
       json_object_set_new(run, "ready_ms", sc__report_jms(r->ready_ms)) != 0) {
+    json_decref(run);
+    json_decref(located);
+    return NULL;
+  }
+  /* what was kept of passed steps' frames, when the run kept any */
+  if (run && r->pass_frames_budget > 0 &&
+      json_object_set_new(run, "pass_frames",
+                          json_pack("{s:I, s:I}", "budget_bytes",
+                                    (json_int_t)r->pass_frames_budget, "written_bytes",
+                                    (json_int_t)r->pass_frames_written)) != 0) {
     json_decref(run);
     json_decref(located);
     return NULL;

@@ -77,6 +77,9 @@ void sc__report_put_rest(FILE *f, const sc_step_result *s);
 
 /* "12.3" into buf, or "-" for "none" (negative). */
 const char *sc__report_ms(char *buf, size_t n, double v);
+/* A byte count for people: "812 B", "12.5 KiB", "3.2 MiB"; "no limit"
+ * for LLONG_MAX (a budget of --frames all). buf: 64 bytes are enough. */
+const char *sc__report_bytes(char *buf, size_t n, long long v);
 /* Text on one line, control characters escaped (sc__escape_ctl). */
 void sc__report_put_line(FILE *out, const char *s);
 /* The verdict of a run without "RESULT: " or a newline: "PASS n/n steps
@@ -140,13 +143,34 @@ void sc__html_verdict_close(FILE *f);
 void sc__html_meta(FILE *f, const sc_scenario *sc, const char *url);
 /* The summary table per step id and TOTAL over runs (sc__report_stats). */
 int sc__html_summary(FILE *f, const sc_run_result *const *runs, size_t nruns);
-/* One run's verdict table: a row per step result (cycle, step, verdict,
- * timings with the paint times, captures, rest rule, scale reading,
- * reason), and under each failure its before/after/diff images beside the
- * reason. Image srcs are relative to
- * the page at `page`; `user` (its index, -1 for the warm-up) tells rows
- * and failure blocks apart (ids "r-USER-I", "fail-USER-I"). */
+/* One run's verdict table: what was kept of passed steps' frames, then a
+ * row per step result (cycle, step, verdict, timeline, timings with the
+ * paint times, captures, rest rule, scale reading, reason); under each
+ * failure its before/after/diff images beside the reason, under each passed
+ * step its kept frames as thumbnails (or why none were kept). Every image
+ * links to its file; a listed file that is not there is named as missing.
+ * Image URLs are relative to the page at `page`; `user` (its index, -1 for
+ * the warm-up) tells rows and image blocks apart (ids "r-USER-I",
+ * "fail-USER-I", "frames-USER-I"). */
 int sc__html_steps(FILE *f, const char *page, const sc_run_result *r, int user);
+/* Rows under step i of user `user`'s table, spanning `columns`
+ * (html_images.c): a failure's images beside its reason (id "fail-U-I"); a
+ * passed step's kept frames as thumbnails, or why it kept none (id
+ * "frames-U-I"; nothing when it has neither). Image URLs relative to
+ * `page`. */
+int sc__html_shots_row(FILE *f, const char *page, const sc_step_result *s, int user, size_t i,
+                       int columns);
+int sc__html_frames_row(FILE *f, const char *page, const sc_run_result *r,
+                        const sc_step_result *s, int user, size_t i, int columns);
+/* What the run's frame budget kept, and from which step on it kept nothing
+ * (nothing when the run kept no passed step's frames). */
+void sc__html_frames_note(FILE *f, const sc_run_result *r, int user);
+/* A step's timeline (html_timeline.c): inline SVG on the step's own time
+ * scale, gesture, first paint to last paint, first change, and its end
+ * (verified, failed, cut by a fault), each mark's time in a <title>; and
+ * the key to its marks. */
+void sc__html_timeline(FILE *f, const sc_run_result *r, const sc_step_result *s);
+void sc__html_timeline_key(FILE *f);
 /* Drift lines, where the locators found things, and the run's error. */
 void sc__html_drift_error(FILE *f, const sc_run_result *r);
 /* The chart: inline SVG of verified_ms per step id across cycles, a series

@@ -1,6 +1,7 @@
 /* Pieces of the text tables shared by the run table and the load table
  * (and the HTML page): numbers, one-line text, the verdict, and the
  * per-step summary. */
+#include <limits.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -9,6 +10,17 @@
 const char *sc__report_ms(char *buf, size_t n, double v) {
   if (v < 0) return "-";
   snprintf(buf, n, "%.1f", v);
+  return buf;
+}
+
+const char *sc__report_bytes(char *buf, size_t n, long long v) {
+  if (v >= LLONG_MAX) return "no limit";
+  if (v < 1024)
+    snprintf(buf, n, "%lld B", v < 0 ? 0 : v);
+  else if (v < 1024 * 1024)
+    snprintf(buf, n, "%.1f KiB", (double)v / 1024);
+  else
+    snprintf(buf, n, "%.1f MiB", (double)v / (1024 * 1024));
   return buf;
 }
 

@@ -35,7 +35,7 @@ int sc__name_part(char out[SC__NAME_PART_SIZE], const char *id) {
   return changed;
 }
 
-static int add_artifact(sc_step_result *res, const char *path) {
+int sc__artifact_add(sc_step_result *res, const char *path) {
   char **n = sc__realloc(res->artifacts, (res->nartifacts + 1) * sizeof *n);
   if (!n) return SC_ENOMEM;
   res->artifacts = n;
@@ -45,8 +45,7 @@ static int add_artifact(sc_step_result *res, const char *path) {
   return 0;
 }
 
-/* Append " [note]" to the step's reason (a failed step always has one). */
-static void add_note(sc_step_result *res, const char *note) {
+void sc__artifact_note(sc_step_result *res, const char *note) {
   char *r = sc__asprintf("%s [%s]", res->reason ? res->reason : "failed", note);
   if (!r) return;
   sc__free(res->reason);
@@ -65,34 +64,45 @@ static int write_one(sc_step_result *res, char **why, const char *path, img_kind
                             : sc__frame_crop(&img, after, rr);
   if (rc == 0) rc = sc_image_save_png(img, path);
   sc_image_free(img);
-  if (rc == 0 && add_artifact(res, path) == 0) return 1;
+  if (rc == 0 && sc__artifact_add(res, path) == 0) return 1;
   if (!*why) *why = sc__asprintf("%s", rc ? sc_errmsg() : "out of memory");
   return 0;
 }
 
-void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region, sc_rect rr,
-                          const sc__frame *before, const sc__frame *after, int cycle) {
+char *sc__runner_artifact_base(sc__runner *r, const char *step_id, const char *region, int cycle,
+                               char **why) {
+  *why = NULL;
   const char *dir = r->report_dir;
-  if (!dir || !sc__frame_has(before) || !sc__frame_has(after)) return;
   if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-    char *note = sc__asprintf("failure images not written: %s: %s", dir, strerror(errno));
-    if (note) add_note(res, note);
-    sc__free(note);
-    return;
+    *why = sc__asprintf("%s: %s", dir, strerror(errno));
+    return NULL;
   }
-  /* USER@cCYCLE-STEP@REGION-KIND.png: '@' is never kept from an id, so
-   * the parts cannot run into each other. */
+  /* USER@cCYCLE-STEP@REGION: '@' is never kept from an id, so the parts
+   * cannot run into each other. */
   char user[SC__NAME_PART_SIZE], step[SC__NAME_PART_SIZE], reg[SC__NAME_PART_SIZE];
   sc__name_part(user, r->rr && r->rr->user_name ? r->rr->user_name : "user");
-  sc__name_part(step, res->step_id);
+  sc__name_part(step, step_id);
   sc__name_part(reg, region);
-  char *base = sc__asprintf("%s/%s@c%d-%s@%s", dir, user, cycle, step, reg);
+  return sc__asprintf("%s/%s@c%d-%s@%s", dir, user, cycle, step, reg);
+}
+
+void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region, sc_rect rr,
+                          const sc__frame *before, const sc__frame *after, int cycle) {
+  if (!r->report_dir || !sc__frame_has(before) || !sc__frame_has(after)) return;
+  char *why = NULL;
+  char *base = sc__runner_artifact_base(r, res->step_id, region, cycle, &why);
+  if (!base && why) {
+    char *note = sc__asprintf("failure images not written: %s", why);
+    if (note) sc__artifact_note(res, note);
+    sc__free(note);
+    sc__free(why);
+    return;
+  }
   char *paths[3] = {
       base ? sc__asprintf("%s-before.png", base) : NULL,
       base ? sc__asprintf("%s-after.png", base) : NULL,
       base ? sc__asprintf("%s-diff.png", base) : NULL,
   };
-  char *why = NULL;
   int written = 0;
   if (!paths[0] || !paths[1] || !paths[2]) {
     why = sc__asprintf("out of memory");
@@ -107,7 +117,7 @@ void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region
                         why ? why : "out of memory");
   else
     note = sc__asprintf("see %s-{before,after,diff}.png", base);
-  if (note) add_note(res, note);
+  if (note) sc__artifact_note(res, note);
   sc__free(note);
   sc__free(why);
   for (int i = 0; i < 3; i++) sc__free(paths[i]);

@@ -1,8 +1,11 @@
-/* File names of failure images (artifacts.c). Internal. */
+/* File names of a step's images and their listing in its result
+ * (artifacts.c). Internal. */
 #ifndef SC_RUN_ARTIFACTS_H
 #define SC_RUN_ARTIFACTS_H
 
 #include <stddef.h>
+
+#include "stepcheck/run.h"
 
 /* Longest part of a name taken from an id before the hash is added. */
 #define SC__NAME_PART_MAX 64
@@ -18,5 +21,10 @@
  * (docs/design.md, "Failure images"). out has SC__NAME_PART_SIZE bytes.
  * Returns 1 when the id was changed, 0 when it is used as it is. */
 int sc__name_part(char out[SC__NAME_PART_SIZE], const char *id);
+
+/* List path in res->artifacts (copied). 0 or SC_ENOMEM. */
+int sc__artifact_add(sc_step_result *res, const char *path);
+/* Append " [note]" to res's reason ("failed" when it has none). */
+void sc__artifact_note(sc_step_result *res, const char *note);
 
 #endif

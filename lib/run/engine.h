@@ -40,6 +40,12 @@ sc_loop *sc__multi_loop(const sc_multi *m);
 /* A flag (set from a signal handler; borrowed) that ends long computations
  * inside a user's callbacks (template searches) at once; NULL = none. */
 void sc__multi_interrupt(sc_multi *m, volatile int *flag);
+/* Keep passed steps' frames against *fb (runner.h; borrowed: it must
+ * outlive m), which the caller owns so that one budget covers a whole run
+ * (a load's warm-up and its users on two handles alike); fb->budget 0 or
+ * fb NULL = none (the default). */
+struct sc__frames_budget;
+void sc__multi_pass_frames(sc_multi *m, struct sc__frames_budget *fb);
 /* User i's page (borrowed; NULL before it opened or after it ended), for
  * tests that break a page on purpose. */
 sc_page *sc__multi_page(const sc_multi *m, size_t i);

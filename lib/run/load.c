@@ -12,6 +12,7 @@
 #include "host/host.h"
 #include "engine.h"
 #include "quality.h"
+#include "runner.h"
 #include "stepcheck/load.h"
 #include "core/opts.h"
 
@@ -38,6 +39,7 @@ typedef struct load {
   double last_sample; /* when the last reading taken was made */
   int cpu_warned;
   sc_multi *m;
+  sc__frames_budget frames; /* passed steps' frames: one budget for the whole run */
 } load;
 
 static int push(void ***arr, size_t *n, void *item) {
@@ -192,6 +194,7 @@ static int warmup(load *L, const sc_scenario *s, uint64_t *per_user) {
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, o->cancel);
+  if (rc == 0) sc__multi_pass_frames(m, &L->frames);
   if (rc == 0)
     rc = L->drv ? L->drv->add(L->drv->ctx, m, -1, "warm-up")
                 : sc_multi_add(m, L->b[0], url_of(L, 0), "warm-up");
@@ -245,6 +248,7 @@ static int main_run(load *L, const sc_scenario *s) {
   int rc = sc_multi_new(&L->m, s, &mo);
   if (rc < 0) return rc;
   sc__multi_interrupt(L->m, o->cancel);
+  sc__multi_pass_frames(L->m, &L->frames);
   int ramp = o->ramp > 0 && o->ramp < o->users ? o->ramp : o->users;
   int added = 0, canceled = 0;
   double next_level = 0;
@@ -328,6 +332,9 @@ int sc__load_run_with(sc_load_result **out, const sc_scenario *s, const sc_load_
   if (opts->ramp > 0 && opts->ramp < opts->users && opts->every_ms <= 0)
     return sc__err(SC_EINVAL, "sc_load_run: ramp %d of %d users needs every_ms > 0", opts->ramp,
                    opts->users);
+  if (opts->pass_frames_bytes < 0 || (opts->pass_frames_bytes > 0 && !opts->report_dir))
+    return sc__err(SC_EINVAL, "sc_load_run: pass_frames_bytes %lld %s", opts->pass_frames_bytes,
+                   opts->pass_frames_bytes < 0 ? "< 0" : "needs a report_dir");
   if (opts->warmup_cycles < 0 || opts->users_per_browser < 0 || opts->duration_ms < 0)
     return sc__err(SC_EINVAL, "sc_load_run: negative warmup_cycles, users_per_browser or "
                               "duration_ms");
@@ -343,6 +350,7 @@ int sc__load_run_with(sc_load_result **out, const sc_scenario *s, const sc_load_
   memset(&L, 0, sizeof L);
   if (sc__browser_options_read(&L.bo, opts->browser_options, "sc_load_run")) return SC_EINVAL;
   L.o = opts;
+  L.frames.budget = opts->pass_frames_bytes;
   L.drv = drv;
   L.urls = urls;
   L.res = sc__calloc(1, sizeof *L.res);
@@ -408,4 +416,6 @@ SC_EXTERN void sc_load_result_free(sc_load_result *r) {
 }
 
 SC__OPTS_DEFINE(load_options, SC_LOAD_OPTIONS_INIT,
-                 offsetof(sc_load_options, urls), sizeof(sc_load_options))
+                 offsetof(sc_load_options, urls),
+                 offsetof(sc_load_options, urls) + sizeof(const char *const *),
+                 sizeof(sc_load_options))

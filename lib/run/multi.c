@@ -38,6 +38,7 @@ struct sc_multi {
   int active;
   unsigned long ended; /* users that ended, for perform's early return */
   volatile int *interrupt; /* sc__multi_interrupt */
+  sc__frames_budget *frames; /* passed steps' frames (the run's, borrowed); NULL none */
 };
 
 SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_options *opts) {
@@ -189,6 +190,8 @@ static int new_user(muser **out, sc_multi *m, const char *name, const char *url)
   u->r.rr = rr;
   u->r.interrupt = m->interrupt;
   u->r.report_dir = m->o.report_dir;
+  u->r.frames = m->frames;
+  rr->pass_frames_budget = m->frames ? m->frames->budget : 0;
   u->r.fast_capture = m->o.fast_capture;
   u->r.cycles = m->o.cycles;
   u->r.duration_ms = m->o.duration_ms;
@@ -268,6 +271,14 @@ SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms) {
 void sc__multi_interrupt(sc_multi *m, volatile int *flag) {
   m->interrupt = flag;
   for (size_t i = 0; i < m->n; i++) m->u[i]->r.interrupt = flag;
+}
+
+void sc__multi_pass_frames(sc_multi *m, sc__frames_budget *fb) {
+  m->frames = fb;
+  for (size_t i = 0; i < m->n; i++) {
+    m->u[i]->r.frames = fb;
+    m->u[i]->rr->pass_frames_budget = fb ? fb->budget : 0;
+  }
 }
 
 SC_EXTERN int sc_multi_cancel(sc_multi *m, int i, const char *why) {

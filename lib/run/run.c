@@ -162,6 +162,11 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   opts = &o;
   if (!s) return sc__err(SC_EINVAL, "sc_run_scenario: no scenario");
   if (opts->cycles < 1) return sc__err(SC_EINVAL, "sc_run_scenario: cycles %d < 1", opts->cycles);
+  if (opts->pass_frames_bytes < 0)
+    return sc__err(SC_EINVAL, "sc_run_scenario: pass_frames_bytes %lld < 0",
+                   opts->pass_frames_bytes);
+  if (opts->pass_frames_bytes > 0 && !opts->report_dir)
+    return sc__err(SC_EINVAL, "sc_run_scenario: pass_frames_bytes needs a report_dir");
   volatile int *cancel = opts->cancel;
   progress_fwd fwd = {opts, opts->cycles};
   sc_multi_options mo = SC_MULTI_OPTIONS_INIT;
@@ -174,6 +179,8 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, cancel);
+  sc__frames_budget frames = {opts->pass_frames_bytes, 0, 0};
+  if (rc == 0) sc__multi_pass_frames(m, &frames);
   /* a cancel while the browser comes up ends the run then, not after */
   if (rc == 0 && !opts->page && !opts->browser)
     rc = sc__browser_launch_cancel(&own, opts->browser_options, cancel);
@@ -231,5 +238,10 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
   sc__free(r);
 }
 
+/* A version's end is the end of its last field, not the offset of the
+ * next: a 32-bit caller's version-2 struct may end before the 8-aligned
+ * pass_frames_bytes. */
 SC__OPTS_DEFINE(run_options, SC_RUN_OPTIONS_INIT,
-                 offsetof(sc_run_options, cancel), sizeof(sc_run_options))
+                 offsetof(sc_run_options, cancel),
+                 offsetof(sc_run_options, cancel) + sizeof(volatile int *),
+                 sizeof(sc_run_options))

@@ -65,6 +65,14 @@ typedef struct sc__baseline {
 
 typedef struct sc__runner sc__runner;
 
+/* Passed steps' frames (frames.c): bytes written against the budget, held
+ * by the multi handle so that every user of a run counts against one. */
+typedef struct sc__frames_budget {
+  long long budget;           /* bytes; 0 = keep no passed step's frames */
+  long long written;
+  int spent;                  /* a step's frames did not fit: no more from now on */
+} sc__frames_budget;
+
 /* Capture until two consecutive captures are identical (at rest), or the
  * deadline: done(r, rc) with rc 0 at rest, SC__NOT_AT_REST (not an error)
  * when the deadline came first, negative when a capture failed. The last
@@ -167,6 +175,7 @@ struct sc__runner {
   const sc_scenario *s;
   sc__runner_io io;           /* the page (or a test's script) */
   const char *report_dir;     /* failure images, or NULL */
+  sc__frames_budget *frames;  /* passed steps' frames (the multi's); NULL = none */
   int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture;
                                  then, per step, the paint log's verdict capture clip
@@ -391,6 +400,17 @@ const sc_image *sc__runner_baseline(void *r, const char *path);
 void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region,
                           sc_rect rr, const sc__frame *before, const sc__frame *after,
                           int cycle);
+
+/* Where a step's images go: "DIR/USER@cCYCLE-STEP@REGION" (add
+ * "-before.png", ...), report_dir made when missing; the caller's
+ * (sc__free). NULL with *why (the caller's, sc__free; NULL when out of
+ * memory) when the directory cannot be made. */
+char *sc__runner_artifact_base(sc__runner *r, const char *step_id, const char *region, int cycle,
+                               char **why);
+/* The step just passed (r->sm): when the run keeps passed steps' frames and
+ * its budget has room, write the before/after PNGs of each region its
+ * expectations name and list them in its artifacts (frames.c). */
+void sc__runner_pass_frames(sc__runner *r);
 
 /* Results: append a copy of res (moved in) to rr; drift entries. */
 int sc__result_push(sc_run_result *rr, sc_step_result *res);

@@ -490,6 +490,7 @@ static void guest_checked(int status, const char *errmsg, void *ud) {
   sm->res->passed = 1;
   summarize(msg, sizeof msg, sm->v, sm->st->nexpect);
   set_reason(sm->res, msg);
+  sc__runner_pass_frames(r);
   finish(r, 0);
 }
 

@@ -1,5 +1,6 @@
 /* Argument helpers and error printing for the CLI. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,23 @@ int cli_parse_int(int *v, const char *opt, const char *s, int min, int max) {
     return -1;
   }
   *v = (int)x;
+  return 0;
+}
+
+int cli_parse_bytes(long long *v, const char *opt, const char *s) {
+  if (!strcmp(s, "all")) return *v = LLONG_MAX, 0;
+  if (!strcmp(s, "failures")) return *v = 0, 0;
+  char *end;
+  errno = 0;
+  long long x = strtoll(s, &end, 10);
+  long long unit = !strcmp(end, "K") ? 1LL << 10 : !strcmp(end, "M") ? 1LL << 20
+                   : !strcmp(end, "G") ? 1LL << 30 : *end ? 0 : 1;
+  if (errno || end == s || s[0] == '-' || !unit || x > LLONG_MAX / unit) {
+    cli_err(EXIT_USAGE, "%s: '%s' is not a size (bytes, or with K, M or G), all or failures",
+            opt, s);
+    return -1;
+  }
+  *v = x * unit;
   return 0;
 }
 

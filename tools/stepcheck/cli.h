@@ -33,6 +33,9 @@ int cli_parse_keep(long *rgb, int *tol, const char *opt, const char *s);
 int cli_parse_size(int *w, int *h, const char *opt, const char *s);
 int cli_parse_int(int *v, const char *opt, const char *s, int min, int max);
 int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s);
+/* A byte count: digits with an optional K, M or G (KiB, MiB, GiB), "all"
+ * (LLONG_MAX: no limit) or "failures" (0). */
+int cli_parse_bytes(long long *v, const char *opt, const char *s);
 /* Seconds (fractions allowed, >= min_s) into milliseconds. */
 int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s);
 
@@ -52,6 +55,7 @@ typedef struct cli_run_args {
   const char *canvas; /* --canvas: the guest canvas's CSS selector */
   unsigned allow_schemes; /* URL schemes --url may use (SC_URL_*) */
   double every_ms, duration_ms;
+  long long frames; /* --frames: passed steps' frames budget in bytes (0 failures only) */
 } cli_run_args;
 /* Run many users (--users, several --browser, --grid): the load path. */
 int cli_run_load(const cli_run_args *a, const sc_scenario *s);

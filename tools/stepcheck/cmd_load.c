@@ -186,6 +186,7 @@ int cli_run_load(const cli_run_args *a, const sc_scenario *s) {
   o.url = a->url;
   o.urls = a->nurls > 1 ? a->urls : NULL;
   o.report_dir = a->report;
+  o.pass_frames_bytes = a->frames;
   o.on_step = on_step;
   o.on_level = on_level;
   o.on_sample = on_sample;

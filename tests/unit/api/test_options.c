@@ -44,6 +44,7 @@ static void every_init_matches_its_macro(void **state) {
   assert_int_equal(sc_run_options_init(&r, SC_RUN_OPTIONS_VERSION), 0);
   assert_int_equal(r.cycles, rm.cycles);
   assert_null(r.cancel);
+  assert_true(r.pass_frames_bytes == rm.pass_frames_bytes && r.pass_frames_bytes == 0);
   sc_browser_options b, bm = SC_BROWSER_OPTIONS_INIT;
   assert_int_equal(sc_browser_options_init(&b, SC_BROWSER_OPTIONS_VERSION), 0);
   assert_true(b.launch_timeout_ms == bm.launch_timeout_ms);
@@ -54,7 +55,11 @@ static void every_init_matches_its_macro(void **state) {
  * stop at that version's end (bytes after it are the caller's neighbours). */
 static void older_versions_are_cut_to_their_size(void **state) {
   (void)state;
-  unsigned char buf[sizeof(sc_browser_options) + 16];
+  /* room for the largest struct checked here */
+  unsigned char buf[(sizeof(sc_browser_options) > sizeof(sc_run_options)
+                         ? sizeof(sc_browser_options)
+                         : sizeof(sc_run_options)) +
+                    16];
   memset(buf, 0xaa, sizeof buf);
   assert_int_equal(sc_browser_options_init((sc_browser_options *)(void *)buf, 1), 0);
   for (size_t i = offsetof(sc_browser_options, loop); i < sizeof buf; i++)
@@ -66,6 +71,22 @@ static void older_versions_are_cut_to_their_size(void **state) {
   for (size_t i = offsetof(sc_run_options, cancel); i < sizeof(sc_run_options); i++)
     assert_int_equal(buf[i], 0xaa);
   assert_int_equal(((sc_run_options *)(void *)buf)->cycles, 1);
+
+  /* version 2 ends after cancel: pass_frames_bytes (3) is the caller's neighbour */
+  memset(buf, 0xaa, sizeof buf);
+  assert_int_equal(sc_run_options_init((sc_run_options *)(void *)buf, 2), 0);
+  for (size_t i = offsetof(sc_run_options, cancel) + sizeof(volatile int *); i < sizeof buf; i++)
+    assert_int_equal(buf[i], 0xaa);
+  assert_null(((sc_run_options *)(void *)buf)->cancel);
+
+  /* sc_load_options version 2 ends after urls (pass_frames_bytes is 3's) */
+  unsigned char lb[sizeof(sc_load_options) + 16];
+  memset(lb, 0xaa, sizeof lb);
+  assert_int_equal(sc_load_options_init((sc_load_options *)(void *)lb, 2), 0);
+  for (size_t i = offsetof(sc_load_options, urls) + sizeof(const char *const *); i < sizeof lb;
+       i++)
+    assert_int_equal(lb[i], 0xaa);
+  assert_null(((sc_load_options *)(void *)lb)->urls);
 
   memset(buf, 0xaa, sizeof buf);
   assert_int_equal(sc_png_limits_init((sc_png_limits *)(void *)buf, 1), 0);
@@ -182,12 +203,43 @@ static void nested_options_are_checked_too(void **state) {
   sc_scenario_free(s);
 }
 
+/* A frame budget that is negative, or has no directory to go to, is the
+ * caller's mistake, said before any browser starts. */
+static void a_frame_budget_needs_a_report_dir(void **state) {
+  (void)state;
+  sc_builder *bl = NULL;
+  sc_scenario *s = NULL;
+  assert_int_equal(sc_builder_new(&bl, "app", "about:blank", 8, 8), 0);
+  assert_int_equal(sc_builder_region(bl, "all", (sc_rect){0, 0, 8, 8}), 0);
+  assert_int_equal(sc_builder_step(bl, "s"), 0);
+  assert_int_equal(sc_builder_click(bl, (sc_point){1, 1}), 0);
+  assert_int_equal(sc_builder_expect_changed(bl, "all", 1), 0);
+  assert_int_equal(sc_builder_finish(&s, bl), 0);
+  sc_run_options ro = SC_RUN_OPTIONS_INIT;
+  sc_run_result *rr = NULL;
+  ro.pass_frames_bytes = -1;
+  assert_int_equal(sc_run_scenario(&rr, s, &ro), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "pass_frames_bytes -1 < 0"));
+  ro.pass_frames_bytes = 1000;
+  assert_int_equal(sc_run_scenario(&rr, s, &ro), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "pass_frames_bytes needs a report_dir"));
+  assert_null(rr);
+  sc_load_options lo = SC_LOAD_OPTIONS_INIT;
+  sc_load_result *lr = NULL;
+  lo.pass_frames_bytes = 1000;
+  assert_int_equal(sc_load_run(&lr, s, &lo), SC_EINVAL);
+  assert_non_null(strstr(sc_errmsg(), "needs a report_dir"));
+  assert_null(lr);
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_function_refuses_unknown_versions),
       cmocka_unit_test(nested_options_are_checked_too),
       cmocka_unit_test(every_init_matches_its_macro),
       cmocka_unit_test(older_versions_are_cut_to_their_size),
+      cmocka_unit_test(a_frame_budget_needs_a_report_dir),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

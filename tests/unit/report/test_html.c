@@ -46,6 +46,14 @@ typedef struct fixture {
   sc_run_result run;
 } fixture;
 
+/* A small PNG at path: the page shows only images whose file is there. */
+static void put_png(const char *path) {
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 8, 4), 0);
+  assert_int_equal(sc_image_save_png(img, path), 0);
+  sc_image_free(img);
+}
+
 static fixture *make_run(void) {
   fixture *fx = calloc(1, sizeof *fx);
   fx->dir = sc_test_mkdtemp();
@@ -55,6 +63,7 @@ static fixture *make_run(void) {
     size_t n = strlen(fx->dir) + 64;
     fx->arts[k] = malloc(n);
     snprintf(fx->arts[k], n, "%s/user@c2-zoom-in@scalebar-%s.png", fx->dir, kinds[k]);
+    put_png(fx->arts[k]);
   }
   fx->sc.path = "fixtures/mapapp/seven-steps.json";
   fx->sc.app = "mapapp";
@@ -166,8 +175,10 @@ static void failure_images_and_reason(void **st) {
   const char *kinds[] = {"before", "after", "diff"};
   for (int k = 0; k < 3; k++) {
     char want[160];
-    snprintf(want, sizeof want, "<img class=\"shot\" src=\"user@c2-zoom-in@scalebar-%s.png\" "
-             "alt=\"%s\">", kinds[k], kinds[k]);
+    snprintf(want, sizeof want, "<a href=\"user@c2-zoom-in@scalebar-%s.png\"><img class=\"shot\" "
+             "src=\"user@c2-zoom-in@scalebar-%s.png\" alt=\"%s\" "
+             "title=\"user@c2-zoom-in@scalebar-%s.png\"></a>", kinds[k], kinds[k], kinds[k],
+             kinds[k]);
     const char *at = strstr(p, want);
     if (!at) fail_msg("block lacks (in order) %s:\n%s", want, b);
     p = at + 1;
@@ -223,11 +234,11 @@ static void a_row_has_its_timings_and_scale(void **st) {
   assert_non_null(r0);
   char *h = strndup(head, (size_t)(strstr(head, "</tr>") - head));
   char *row0 = strndup(r0, strcspn(r0, "\n"));
-  assert_int_equal(count(h, "<th>"), 14);
-  assert_int_equal(count(row0, "<td"), 14);
+  assert_int_equal(count(h, "<th>"), 15);
+  assert_int_equal(count(row0, "<td"), 15);
   has(h, "<th>gesture</th><th>first paint</th><th>first change</th><th>last paint</th>"
          "<th>verified</th>");
-  has(got, "<td colspan=\"14\"><div class=\"shots\" id=\"fail-0-3\">");
+  has(got, "<td colspan=\"15\"><div class=\"shots\" id=\"fail-0-3\">");
   free(row0);
   free(h);
   free(got);
@@ -317,6 +328,9 @@ static void chart_points_and_failures(void **st) {
 static void hostile_text_is_text(void **st) {
   (void)st;
   fixture *fx = make_run();
+  char *plain = page_of(fx); /* the same run without hostile text: as many titles */
+  size_t titles = count(plain, "<title>");
+  free(plain);
   fx->sc.app = "</title><script>alert(0)</script>";
   for (int i = 1; i < NRES; i += 2) fx->res[i].step_id = k_hostile;
   fx->res[FAILED_ROW].reason = (char *)k_hostile;
@@ -327,13 +341,16 @@ static void hostile_text_is_text(void **st) {
   sprintf(odd, "%s/a\" onerror=\"x <b>#?.png", fx->dir);
   free(fx->arts[2]);
   fx->arts[2] = odd;
+  put_png(odd);
   char *got = page_of(fx);
   assert_null(strstr(got, "<script"));
   assert_null(strstr(got, "<img src=x"));
   assert_null(strstr(got, "\" onerror"));
   assert_null(strstr(got, "\x01"));
   assert_int_equal(count(got, "<img "), 3);
-  assert_int_equal(count(got, "<title>"), 1 + 5 + 1); /* the page's, the chart's points */
+  /* the page's, the chart's points and the timelines' marks: none more */
+  assert_int_equal(count(got, "<title>"), titles);
+  assert_int_equal(count(got, "<title>"), count(got, "</title>"));
   has(got, "<title>&lt;/title&gt;&lt;script&gt;alert(0)&lt;/script&gt; - stepcheck report</title>");
   has(got, "<td>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "
            "onerror=alert(2)&gt;?</td>");
@@ -416,6 +433,154 @@ static void load_page(void **st) {
   free_run(fx);
 }
 
+/* The element with id PREFIX-0-I up to the end of its table row (the
+ * caller frees). */
+static char *row_of(const char *got, const char *prefix, int i) {
+  char id[48];
+  snprintf(id, sizeof id, "id=\"%s-0-%d\"", prefix, i);
+  const char *r = strstr(got, id), *end = r ? strstr(r, "</tr>") : NULL;
+  if (!end) fail_msg("no %s", id);
+  return strndup(r, (size_t)(end - r));
+}
+
+/* Every step's timeline in its row: the drawing's class says pass, fail or
+ * fault, every mark's <title> has the row's number, the end is written out,
+ * and paint marks appear only on the paint log (an old result's zeroed
+ * paint fields draw nothing). */
+static void every_step_has_its_timeline(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  fx->res[6].passed = 0; /* cut off by a fault 123.4 ms in */
+  fx->res[6].fault = 1;
+  fx->res[6].ran_ms = 123.4;
+  fx->res[6].verified_ms = -1;
+  fx->res[6].first_change_ms = -1;
+  char *got = page_of(fx);
+  has(got, "<p class=\"key\">timeline");
+  for (int i = 0; i < NRES; i++) {
+    const sc_step_result *s = &fx->res[i];
+    char *line = row_of(got, "r", i), want[200], ms[320];
+    const char *cls = s->fault ? "tl fault" : s->passed ? "tl pass" : "tl fail";
+    snprintf(want, sizeof want, "<td class=\"tl\"><svg class=\"%s\"", cls);
+    has(line, want);
+    snprintf(want, sizeof want, "<title>gesture %s ms</title></rect>",
+             sc__report_ms(ms, sizeof ms, s->gesture_ms));
+    has(line, want);
+    if (s->first_change_ms >= 0) {
+      snprintf(want, sizeof want, "<title>first change %s ms (captures)</title>",
+               sc__report_ms(ms, sizeof ms, s->first_change_ms));
+      has(line, want);
+    }
+    if (i % 3 == 0 && !s->fault) { /* the paint log: both paints and the span */
+      snprintf(want, sizeof want, "<line class=\"fp\"");
+      has(line, want);
+      snprintf(want, sizeof want, "<title>first paint %s ms</title>",
+               sc__report_ms(ms, sizeof ms, s->first_paint_ms));
+      has(line, want);
+      snprintf(want, sizeof want, "<title>last paint %s ms</title>",
+               sc__report_ms(ms, sizeof ms, s->last_paint_ms));
+      has(line, want);
+      has(line, "<rect class=\"paint\"");
+    } else if (!s->fault) {
+      assert_null(strstr(line, "class=\"fp\""));
+      assert_null(strstr(line, "class=\"paint\""));
+    }
+    if (s->passed) {
+      snprintf(want, sizeof want, "<title>verified %s ms</title></path><text",
+               sc__report_ms(ms, sizeof ms, s->verified_ms));
+      has(line, want);
+      snprintf(want, sizeof want, ">%s ms</text>", ms);
+      has(line, want);
+    }
+    free(line);
+  }
+  /* the failure ends at its timeout (the scenario's default, 5000 ms) */
+  char *fail = row_of(got, "r", FAILED_ROW);
+  has(fail, "<title>failed after 5000.0 ms (no verified time)</title>");
+  has(fail, ">FAIL 5000.0</text>");
+  free(fail);
+  /* the fault: the time it ran, cut */
+  char *cut = row_of(got, "r", 6);
+  has(cut, "<line class=\"ran\"");
+  has(cut, "<title>cut off by a fault after 123.4 ms (not judged)</title>");
+  has(cut, ">cut 123.4</text>");
+  free(cut);
+  free(got);
+  free_run(fx);
+}
+
+/* Passed steps' frames: thumbnails that link to their file, only for files
+ * that are there (a listed one that is gone is named as missing). */
+static void passed_frames_are_thumbnails_of_existing_files(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *a[2], *b[2];
+  for (int k = 0; k < 2; k++) {
+    a[k] = malloc(strlen(fx->dir) + 64);
+    b[k] = malloc(strlen(fx->dir) + 64);
+    sprintf(a[k], "%s/user@c1-zoom-in@map-%s.png", fx->dir, k ? "after" : "before");
+    sprintf(b[k], "%s/user@c1-zoom-out@map-%s.png", fx->dir, k ? "after" : "before");
+    put_png(a[k]);
+  }
+  put_png(b[0]); /* b's after was never written (or was removed) */
+  fx->run.pass_frames_budget = 1 << 20;
+  fx->res[1].artifacts = a;
+  fx->res[1].nartifacts = 2;
+  fx->res[2].artifacts = b;
+  fx->res[2].nartifacts = 2;
+  char *got = page_of(fx);
+  char *r1 = row_of(got, "frames", 1), *r2 = row_of(got, "frames", 2);
+  has(r1, "<a href=\"user@c1-zoom-in@map-before.png\"><img class=\"thumb\" "
+          "src=\"user@c1-zoom-in@map-before.png\" alt=\"before\"");
+  has(r1, "<a href=\"user@c1-zoom-in@map-after.png\"><img class=\"thumb\" "
+          "src=\"user@c1-zoom-in@map-after.png\" alt=\"after\"");
+  assert_int_equal(count(r2, "<img "), 1);
+  has(r2, "<figure class=\"missing\"><figcaption><b>missing</b> user@c1-zoom-out@map-after.png");
+  /* the failure's three, row 1's two, row 2's one: no other image */
+  assert_int_equal(count(got, "<img "), 3 + 2 + 1);
+  assert_int_equal(count(got, "<div class=\"frames\""), 2); /* none for steps without */
+  assert_null(strstr(got, fx->dir));
+  free(r1);
+  free(r2);
+  free(got);
+  for (int k = 0; k < 2; k++) {
+    free(a[k]);
+    free(b[k]);
+  }
+  free_run(fx);
+}
+
+/* A spent budget is said once above the table (how much, from which step
+ * on) and in the row of each passed step that kept no frames. */
+static void a_spent_budget_is_noted(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *got = page_of(fx);
+  assert_null(strstr(got, "frames of passed steps")); /* no budget: nothing to say */
+  free(got);
+  fx->run.pass_frames_budget = 2048;
+  fx->run.pass_frames_written = 1536;
+  fx->res[4].frames_skipped = 1;
+  fx->res[5].frames_skipped = 1;
+  got = page_of(fx);
+  has(got, "<p class=\"meta frames\">frames of passed steps: 1.5 KiB written by this user "
+           "(run budget 2.0 KiB); <b>budget spent</b>: 2 passed steps kept no frames, from "
+           "<a href=\"#r-0-4\">cycle 2 step zoom-out</a> on</p>");
+  for (int i = 4; i <= 5; i++) {
+    char *r = row_of(got, "frames", i);
+    has(r, "frames not kept: the run's budget for passed steps' frames (2.0 KiB) was spent");
+    free(r);
+  }
+  assert_int_equal(count(got, "<p class=\"skipped\">"), 2);
+  free(got);
+  /* a budget that was not spent: how much was used */
+  fx->res[4].frames_skipped = fx->res[5].frames_skipped = 0;
+  got = page_of(fx);
+  has(got, "frames of passed steps: 1.5 KiB written by this user (run budget 2.0 KiB)</p>");
+  free(got);
+  free_run(fx);
+}
+
 static void errors_name_the_path(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -460,6 +625,9 @@ int main(void) {
       cmocka_unit_test(hostile_text_is_text),
       cmocka_unit_test(image_urls),
       cmocka_unit_test(load_page),
+      cmocka_unit_test(every_step_has_its_timeline),
+      cmocka_unit_test(passed_frames_are_thumbnails_of_existing_files),
+      cmocka_unit_test(a_spent_budget_is_noted),
       cmocka_unit_test(errors_name_the_path),
       cmocka_unit_test(alloc_failure),
   };

@@ -42,7 +42,7 @@ static int perform(void *ctx, sc_multi *m, double wait_ms) {
   return sc_multi_active(m);
 }
 
-static sc_load_result *load(rig *g, double slow_delay) {
+static sc_load_result *load_with(rig *g, double slow_delay, const char *dir, long long frames) {
   memset(g, 0, sizeof *g);
   for (int i = 0; i <= USERS; i++) {
     g->w[i].after = "KLMNKLMN";
@@ -59,11 +59,17 @@ static sc_load_result *load(rig *g, double slow_delay) {
   o.every_ms = 6000;
   o.cycles = 2;
   o.warmup_cycles = 1;
+  o.report_dir = dir;
+  o.pass_frames_bytes = frames;
   sc__load_driver d = {add_user, perform, g};
   sc_load_result *r = NULL;
   int rc = sc__load_run_with(&r, &g_s, &o, &d);
   if (rc < 0) fail_msg("load: %s", sc_errmsg());
   return r;
+}
+
+static sc_load_result *load(rig *g, double slow_delay) {
+  return load_with(g, slow_delay, NULL, 0);
 }
 
 static void a_slow_user_degrades_its_level(void **st) {
@@ -103,10 +109,49 @@ static void quick_apps_keep_every_level_healthy(void **st) {
   sc_load_result_free(r);
 }
 
+/* Passed steps' frames: one budget for the whole load (the warm-up and
+ * every user count against it, on two multi handles), each result says
+ * what it was and what its user wrote. */
+static void one_frame_budget_for_the_whole_load(void **st) {
+  (void)st;
+  rig g;
+  char *dir = sc_test_mkdtemp();
+  sc_load_result *r = load_with(&g, 10, dir, 1 << 30);
+  const sc_run_result *all[USERS + 1] = {r->warmup};
+  for (size_t i = 0; i < r->nusers; i++) all[i + 1] = r->users[i];
+  long long warm = r->warmup->pass_frames_written;
+  for (int u = 0; u <= USERS; u++) {
+    assert_true(all[u]->pass_frames_budget == 1 << 30);
+    assert_true(all[u]->pass_frames_written > 0);
+    for (size_t i = 0; i < all[u]->nresults; i++) {
+      assert_true(all[u]->results[i]->passed);
+      assert_int_equal(all[u]->results[i]->nartifacts, 2); /* one region: before, after */
+    }
+  }
+  sc_load_result_free(r);
+  sc_test_rmtree(dir);
+  free(dir);
+  /* room for the warm-up's frames only: no user keeps any */
+  dir = sc_test_mkdtemp();
+  r = load_with(&g, 10, dir, warm);
+  assert_true(r->warmup->pass_frames_written == warm);
+  for (size_t u = 0; u < r->nusers; u++) {
+    assert_true(r->users[u]->pass_frames_written == 0);
+    for (size_t i = 0; i < r->users[u]->nresults; i++) {
+      assert_int_equal(r->users[u]->results[i]->nartifacts, 0);
+      assert_int_equal(r->users[u]->results[i]->frames_skipped, 1);
+    }
+  }
+  sc_load_result_free(r);
+  sc_test_rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(a_slow_user_degrades_its_level, setup, teardown),
       cmocka_unit_test_setup_teardown(quick_apps_keep_every_level_healthy, setup, teardown),
+      cmocka_unit_test_setup_teardown(one_frame_budget_for_the_whole_load, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
