@@ -129,7 +129,7 @@ SC_EXTERN int sc_image_save_png(const sc_image *img, const char *path) {
     sc__free(buf);
     return sc__err(SC_ENOMEM, "%s: out of memory", path);
   }
-  FILE *f = fopen(tmp, "wb");
+  FILE *f = sc__out_open_tmp(tmp);
   if (!f) {
     rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));
     goto done;
