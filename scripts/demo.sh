@@ -33,7 +33,20 @@ cmake -S . -B build -DSTEPCHECK_TESTS=OFF -DSTEPCHECK_BENCH=OFF >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" --target stepcheck_cli >/dev/null
 
 state=""
-cleanup() { [ -n "$state" ] && bash examples/josm/rig.sh stop --state "$state" >/dev/null 2>&1 || true; }
+# The rig's stop returns once everything it started is gone and its ports
+# and displays are free (so a next run can start at once); if it cannot say
+# so, that is an infrastructure fault: its lines on stderr, exit 3 unless the
+# run already failed.
+cleanup() {
+  local rc=$? out
+  trap - EXIT
+  if [ -n "$state" ] && ! out=$(bash examples/josm/rig.sh stop --state "$state" 2>&1); then
+    printf '%s\n' "$out" | grep -E 'error|KILL' | sed 's/^/demo: /' >&2
+    echo "demo: the rig did not stop cleanly; its state is kept at $state" >&2
+    [ "$rc" != 0 ] || rc=3
+  fi
+  exit "$rc"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 urls=()

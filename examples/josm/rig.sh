@@ -160,14 +160,16 @@ ours() { alive "$1" && [ "$(starttime "$1")" = "$2" ]; }
 
 # procs tree|pss PID:STARTTIME... -> every given process that is still the
 # one recorded, with all its descendants (walk of /proc/*/stat parent links)
-# and, when it leads a process group, every member of the group (the josm
-# wrapper's java stays in it when the wrapper dies first): "pid starttime
-# comm" (tree) or "pid pss_kib uss_kib comm" (pss; uss: its private pages).
+# and, when it leads a process group or a session, every member of it (the
+# josm wrapper's java stays in it when the wrapper dies first): "pid
+# starttime comm" (tree) or "pid pss_kib uss_kib comm" (pss; uss: its
+# private pages). procs session SID:STARTTIME... -> the live members of
+# sessions whose (perhaps gone) leader was that process.
 procs() {
   python3 - "$@" <<'PY'
 import os, sys
 mode, want = sys.argv[1], [a.split(":") for a in sys.argv[2:]]
-info, kids, groups = {}, {}, {}
+info, kids, groups, sessions = {}, {}, {}, {}
 for d in os.listdir("/proc"):
     if not d.isdigit():
         continue
@@ -180,12 +182,22 @@ for d in os.listdir("/proc"):
     info[int(d)] = (f[0], f[19], s[s.index("(") + 1:s.rindex(")")])
     kids.setdefault(int(f[1]), []).append(int(d))
     groups.setdefault(int(f[2]), []).append(int(d))
+    sessions.setdefault(int(f[3]), []).append(int(d))
+if mode == "session":
+    # live members of the given sessions (sid:starttime of their leader),
+    # born no earlier than the leader: "pid starttime comm"
+    for sid, st in want:
+        for p in sorted(sessions.get(int(sid), [])):
+            if info[p][0] != "Z" and int(info[p][1]) >= int(st):
+                print(p, info[p][1], info[p][2])
+    sys.exit(0)
 todo = []
 for p, st in want:
     p = int(p)
     if p in info and info[p][1] == st and info[p][0] != "Z":
         todo.append(p)
         todo.extend(sorted(groups.get(p, [])))
+        todo.extend(sorted(sessions.get(p, [])))
 seen = []
 while todo:
     p = todo.pop(0)
@@ -222,11 +234,15 @@ ustate() { sed -n "s/^$2=//p" "$1/user.state" 2>/dev/null | head -n 1; }
 
 # TERM every member of a recorded process's tree (snapshot "pid:starttime
 # ...", each checked again before every signal), wait up to 10 s for all of
-# them, then KILL the rest. java runs shutdown hooks after the josm wrapper
-# died: wait for all of them.
+# them, then KILL the rest and wait up to 5 s more for them to be gone (a
+# KILLed java frees its memory, and only then its sockets). java runs
+# shutdown hooks after the josm wrapper died: wait for all of them.
+# SC_RIG_STOP_NOWAIT=1 (tests/e2e/rigstop.sh's sabotage, never for use):
+# TERM only, no waiting.
 stop_tree() { # name pid members
   local name=$1 pid=$2 members=$3 m deadline left
   for m in $members; do ours "${m%:*}" "${m#*:}" && kill -TERM "${m%:*}" 2>/dev/null; done
+  [ "${SC_RIG_STOP_NOWAIT:-0}" = 1 ] && return 0
   deadline=$((SECONDS + 10))
   while :; do
     left=0
@@ -237,16 +253,54 @@ stop_tree() { # name pid members
   if [ $left = 1 ]; then
     say "$name (pid $pid) did not stop within 10 s of TERM; sending KILL"
     for m in $members; do ours "${m%:*}" "${m#*:}" && kill -KILL "${m%:*}" 2>/dev/null; done
-    sleep 0.3
+    deadline=$((SECONDS + 5))
+    while :; do
+      left=0
+      for m in $members; do ours "${m%:*}" "${m#*:}" && left=1; done
+      [ $left = 1 ] && [ $SECONDS -lt $deadline ] || break
+      sleep 0.2
+    done
+  fi
+}
+
+# What of one user is still there: one line per recorded process (snapshot
+# "pid:starttime ...") still running, per live member of its sessions, per
+# port still listening and for its display if its lock is held or its socket
+# is still there. Zombies count as gone: they hold no port, display or
+# memory, and their parent (here PID 1: every process was started with
+# setsid) reaps them.
+user_leftovers() { # userdir members sessions
+  local ud=$1 members=$2 sessions=$3 m p d lock
+  for m in $members; do
+    ours "${m%:*}" "${m#*:}" && echo "pid ${m%:*} ($(awk '{ print $2 }' "/proc/${m%:*}/stat" 2>/dev/null)) still running"
+  done
+  # shellcheck disable=SC2086
+  [ -z "$sessions" ] || procs session $sessions | while read -r p _ m; do
+    echo "pid $p ($m, in a session the rig started) still running"
+  done
+  for p in $(ustate "$ud" web_port) $(ustate "$ud" vnc_port); do
+    port_busy "$p" && echo "port $p still in use"
+  done
+  d=$(ustate "$ud" display)
+  if [ -n "$d" ]; then
+    lock=/tmp/.X$d-lock
+    if [ -f "$lock" ] && alive "$(tr -d ' \n' < "$lock")"; then
+      echo "display :$d still locked by pid $(tr -d ' \n' < "$lock")"
+    elif [ -e "/tmp/.X11-unix/X$d" ]; then
+      echo "display :$d: socket /tmp/.X11-unix/X$d still there"
+    fi
   fi
 }
 
 # Stop every recorded process of one user, newest first, each with the
 # processes it had under it before anything was stopped (xpra's JOSM is
-# reparented once xpra is gone). An xpra server is first asked to end its
-# session.
+# reparented once xpra is gone); then whatever is left in the sessions the
+# rig started. An xpra server is first asked to end its session. Returns
+# only when all of it is gone and the user's ports and display are free
+# (waiting up to 5 s for them), else says what is left on stderr, keeps the
+# pids file and returns 1.
 stop_user() { # userdir
-  local ud=$1 lines name pid st i d lock tree=() xpra_up=0
+  local ud=$1 lines name pid st i d lock tree=() xpra_up=0 all='' sessions='' left deadline
   [ -f "$ud/pids" ] || return 0
   mapfile -t lines < "$ud/pids"
   for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
@@ -254,13 +308,26 @@ stop_user() { # userdir
     ours "$pid" "$st" || continue
     [ "$name" = xpra ] && xpra_up=1
     tree+=("$name $pid $(procs tree "$pid:$st" | awk '{ printf "%s:%s ", $1, $2 }')")
+    all+=" ${tree[-1]#* * }"
+    # every recorded process was started in its own session (xpra's
+    # Xvfb by xpra): what it left behind there is ours too
+    [ "$(awk '{ sub(/.*\) /, ""); print $4 }' "/proc/$pid/stat" 2>/dev/null)" = "$pid" ] &&
+      sessions+=" $pid:$st"
   done
   d=$(ustate "$ud" display)
-  [ $xpra_up = 1 ] && xpra_cmd "$ud" 20 stop ":$d" > "$ud/xpra-stop.log" 2>&1
+  [ $xpra_up = 1 ] && [ "${SC_RIG_STOP_NOWAIT:-0}" != 1 ] &&
+    xpra_cmd "$ud" 20 stop ":$d" > "$ud/xpra-stop.log" 2>&1
   for i in ${tree[@]+"${!tree[@]}"}; do
     read -r name pid members <<< "${tree[$i]}"
     stop_tree "$name" "$pid" "$members"
   done
+  if [ "${SC_RIG_STOP_NOWAIT:-0}" = 1 ]; then
+    rm -f "$ud/pids"
+    return 0
+  fi
+  # shellcheck disable=SC2086
+  [ -z "$sessions" ] || stop_tree "the rest of the sessions" "-" \
+    "$(procs session $sessions | awk '{ printf "%s:%s ", $1, $2 }')"
   # Xvfb leaves its lock and socket behind when killed: remove them if they
   # are the ones our (now gone) Xvfb made
   for i in "${!lines[@]}"; do
@@ -271,6 +338,15 @@ stop_user() { # userdir
       rm -f "$lock" "/tmp/.X11-unix/X$d"
     fi
   done
+  # the listening sockets close as the processes end; give them a moment
+  deadline=$((SECONDS + 5))
+  while left=$(user_leftovers "$ud" "$all" "$sessions") && [ -n "$left" ] && [ $SECONDS -lt $deadline ]; do
+    sleep 0.2
+  done
+  if [ -n "$left" ]; then
+    while read -r i; do say "error: ${ud##*/}: $i after stop"; done <<< "$left"
+    return 1
+  fi
   rm -f "$ud/pids"
 }
 
@@ -280,9 +356,13 @@ user_dirs() { # every user dir of the state, in user order
 }
 
 stop_all_users() { # in parallel: each user's stop waits for its own processes
-  local ud
-  for ud in $(user_dirs); do stop_user "$ud" & done
-  wait
+  local ud p rc=0 stoppers=()
+  for ud in $(user_dirs); do
+    stop_user "$ud" &
+    stoppers+=($!)
+  done
+  for p in ${stoppers[@]+"${stoppers[@]}"}; do wait "$p" || rc=1; done
+  return $rc
 }
 
 port_busy() { # port
@@ -325,7 +405,9 @@ if [ "$CMD" = stop ]; then
     exit 0
   fi
   load_state || die "$STATE is not a rig state dir (no rig.state); not touching it"
-  stop_all_users
+  # returns once every process of the rig is gone and its ports and
+  # displays are free, or says what is left and keeps the state
+  stop_all_users || die "the rig did not stop cleanly (see above); state kept at $STATE, stop again to retry"
   rm -rf -- "$STATE"
   say "stopped; removed $STATE"
   exit 0
@@ -513,7 +595,7 @@ if [ -e "$STATE" ]; then
   fi
   if [ -f "$MARKER" ]; then
     say "removing stale state dir $STATE"
-    stop_all_users
+    stop_all_users || die "what the stale state $STATE recorded did not stop (see above)"
     rm -rf -- "$STATE"
   elif [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
     die "state dir $STATE exists, is not empty and is not a rig state dir"

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stepcheck/common.h"
 
@@ -97,6 +98,13 @@ static inline int sc__rect_within(sc_rect r, int w, int h) {
  * _dir: dir exists and is a folder (else SC_EIO). */
 int sc__out_check(const char *path);
 int sc__out_check_dir(const char *dir);
+/* The temporary file tmp (PATH.tmp), opened for writing ("wb") as a new
+ * regular file, never through a link: a file or link left at tmp is
+ * removed first (the link itself, never what it points to), then tmp is
+ * created with O_EXCL | O_NOFOLLOW, so one planted in between makes this
+ * fail (EEXIST) instead of writing through it. NULL with errno set on
+ * failure. */
+FILE *sc__out_open_tmp(const char *tmp);
 
 /* Read the whole file at path into *out (NUL-terminated, *outlen bytes
  * without the NUL; the caller frees it with sc__free). The file must be a

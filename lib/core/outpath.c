@@ -4,10 +4,16 @@
  * a regular file, for every other program too. So only a regular file, or
  * no file in an existing folder, is replaced; anything else is refused
  * before a byte is written. The same check serves the CLI up front (before
- * any browser starts) and every writer when it writes. */
+ * any browser starts) and every writer when it writes. The temporary
+ * file itself is created afresh and never followed through a link (a link
+ * planted at PATH.tmp would otherwise have the bytes written wherever it
+ * points, with this process's rights). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/core.h"
 
@@ -55,6 +61,21 @@ int sc__out_check_dir(const char *dir) {
   if (!S_ISDIR(st.st_mode))
     return sc__err(SC_EIO, "%s: %s (%s)", dir, strerror(ENOTDIR), sc__file_kind(st.st_mode));
   return 0;
+}
+
+FILE *sc__out_open_tmp(const char *tmp) {
+  struct stat lst;
+  if (lstat(tmp, &lst) == 0 && !S_ISDIR(lst.st_mode) && unlink(tmp) != 0) return NULL;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "wb");
+  if (!f) {
+    int saved = errno;
+    close(fd);
+    unlink(tmp);
+    errno = saved;
+  }
+  return f;
 }
 
 SC_EXTERN int sc_output_check(const char *path) { return sc__out_check(path); }

@@ -131,7 +131,7 @@ int sc__png_write(const char *path, const void *buf, size_t len) {
   if (rc) return rc;
   char *tmp = sc__asprintf("%s.tmp", path);
   if (!tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
-  FILE *f = fopen(tmp, "wb");
+  FILE *f = sc__out_open_tmp(tmp);
   if (!f) {
     rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));
     goto done;

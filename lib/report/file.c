@@ -23,7 +23,7 @@ int sc__report_open(sc__report_file *rf, const char *path) {
   }
   rf->tmp = sc__asprintf("%s.tmp", path);
   if (!rf->tmp) return sc__err(SC_ENOMEM, "%s: out of memory", path);
-  rf->f = fopen(rf->tmp, "w");
+  rf->f = sc__out_open_tmp(rf->tmp);
   if (!rf->f) {
     rc = sc__err(SC_EIO, "%s: not written: cannot create %s: %s", path, rf->tmp,
                      strerror(errno));

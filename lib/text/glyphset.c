@@ -249,7 +249,7 @@ SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path) {
   }
   for (size_t i = 0; i < gs->n; i++) order[i] = &gs->g[i];
   if (gs->n) qsort(order, gs->n, sizeof *order, by_name);
-  FILE *f = fopen(tmp, "wb");
+  FILE *f = sc__out_open_tmp(tmp);
   int rc = 0;
   if (!f) {
     rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));

@@ -5,8 +5,8 @@
 # reason, exit 3, and the run's verdict is
 # still on stdout; failure images that could not be written are named in
 # the step's reason. As root the disks are small tmpfs mounts (read-only,
-# and 64 KiB filled up); without root, a dir without write permission and
-# a report file whose temporary file is a link to /dev/full.
+# and 64 KiB filled up); without root, a dir without write permission (and
+# no full disk).
 set -uo pipefail
 cli=${SC_CLI:?}
 fx=${SC_FIXTURES:?}
@@ -30,8 +30,7 @@ small_fs() {
 
 # $1 name: the run's exit, one error line for each report file of --report
 # DIR $2 that was not written, with reason $3 (report.json always,
-# report.html unless it could be written: a link to /dev/full stands for
-# report.json's temporary file only), and nothing else; the verdict $4 on
+# report.html unless it could be written), and nothing else; the verdict $4 on
 # stdout; nothing half-written left; no crash.
 expect_report_error() {
   local name=$1 dir=$2 why=$3 verdict=$4 rc f want=0 lines=0 left=""
@@ -92,16 +91,18 @@ echo $? >"$tmp/ro-load.rc"
 expect_report_error ro-load "$ro/r" "Read-only file system\|Permission denied" "PASS"
 
 # --- a full disk: reports, and failure images of steps that fail
+# (as root only: a link to /dev/full at report.json.tmp, the way without
+# root until 0.3.0, is no longer written through, issue 25)
 full=$tmp/full
 if small_fs "$full" 64k; then
   mkdir "$full/r"
   dd if=/dev/zero of="$full/fill" bs=4k count=64 2>/dev/null # until ENOSPC
+  run full --cycles 1 --report "$full/r"
+  expect_report_error full "$full/r" "No space left on device" "PASS"
 else
+  echo "reportdisk: full disk not tried: it needs root for a small tmpfs (the unit test a_full_disk_names_the_report covers the writers)"
   mkdir -p "$full/r"
-  ln -s /dev/full "$full/r/report.json.tmp"
 fi
-run full --cycles 1 --report "$full/r"
-expect_report_error full "$full/r" "No space left on device" "PASS"
 
 # Steps that fail (the app ignores clicks; 1.5 s timeouts): each failure's
 # images cannot be written, and its reason says so in the table and in a

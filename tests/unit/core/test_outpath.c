@@ -139,10 +139,68 @@ static void image_and_glyph_writers_refuse(void **st) {
   sc_image_free(img);
 }
 
+static int holds(const char *path, const char *want) {
+  char buf[64] = "";
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return strcmp(buf, want) == 0;
+}
+
+/* A link planted at PATH.tmp (issue 25) is not written through: the writers
+ * create the temporary file afresh (O_EXCL | O_NOFOLLOW after removing what
+ * was there), so the file the link pointed to keeps its bytes. A regular
+ * file left at PATH.tmp by an earlier crash is simply replaced. */
+static void a_link_at_the_temporary_path_is_not_followed(void **st) {
+  outs *o = *st;
+  char victim[600], tmp[600];
+  snprintf(victim, sizeof victim, "%s/victim", o->dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", o->fresh);
+  FILE *f = fopen(victim, "w");
+  assert_non_null(f);
+  fputs("keep", f);
+  fclose(f);
+  sc_image *img = NULL;
+  assert_int_equal(sc_image_new(&img, 4, 4), 0);
+  sc_glyphset *gs = NULL;
+  assert_int_equal(sc_glyphset_new(&gs, 0x000000, 64), 0);
+  struct stat sb;
+  for (int w = 0; w < 2; w++) {
+    assert_int_equal(symlink(victim, tmp), 0);
+    assert_int_equal(w == 0 ? sc_image_save_png(img, o->fresh) : sc_glyphset_save(gs, o->fresh), 0);
+    assert_true(holds(victim, "keep"));
+    assert_int_equal(lstat(o->fresh, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode) && sb.st_size > 4);
+    assert_int_equal(lstat(tmp, &sb), -1);
+    /* a stale regular temporary file */
+    f = fopen(tmp, "w");
+    assert_non_null(f);
+    fputs("stale", f);
+    fclose(f);
+    assert_int_equal(w == 0 ? sc_image_save_png(img, o->fresh) : sc_glyphset_save(gs, o->fresh), 0);
+    assert_int_equal(lstat(tmp, &sb), -1);
+    assert_int_equal(unlink(o->fresh), 0);
+  }
+  /* the helper itself: a link planted at the path is never opened */
+  assert_int_equal(symlink(victim, tmp), 0);
+  f = sc__out_open_tmp(tmp);
+  assert_non_null(f);
+  fputs("new", f);
+  fclose(f);
+  assert_true(holds(victim, "keep"));
+  assert_true(holds(tmp, "new"));
+  sc_glyphset_free(gs);
+  sc_image_free(img);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(the_check_says_what_is_there, setup, teardown),
       cmocka_unit_test_setup_teardown(image_and_glyph_writers_refuse, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_link_at_the_temporary_path_is_not_followed, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

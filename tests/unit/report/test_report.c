@@ -6,9 +6,11 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -568,8 +570,11 @@ static void errors_name_the_path(void **st) {
   free(fx);
 }
 
-/* A full disk (the temporary file is a link to /dev/full): an error that
- * names the report file and the reason, and nothing left behind. */
+/* A write that fails for want of room (the file-size limit, RLIMIT_FSIZE,
+ * standing in for a full disk: with SIGXFSZ ignored write() fails EFBIG as
+ * it would ENOSPC; a link to /dev/full at PATH.tmp no longer does, since the
+ * writers never write through a link there): an error that names the
+ * report file and the reason, and nothing left behind. */
 static void a_full_disk_names_the_report(void **st) {
   (void)st;
   fixture *fx = make_run();
@@ -578,16 +583,59 @@ static void a_full_disk_names_the_report(void **st) {
   snprintf(path, sizeof path, "%s/report.out", dir);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl};
+  struct rlimit was, lim;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+  void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
   for (size_t i = 0; i < 3; i++) {
-    assert_int_equal(symlink("/dev/full", tmp), 0);
-    assert_int_equal(ws[i](path, &fx->run), SC_EIO);
+    lim = was;
+    lim.rlim_cur = 16;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = ws[i](path, &fx->run);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    assert_int_equal(rc, SC_EIO);
     const char *m = sc_errmsg();
     if (strncmp(m, path, strlen(path)) != 0 || !strstr(m, ": not written: ") ||
-        !strstr(m, strerror(ENOSPC)) || strchr(m, '\n'))
+        !strstr(m, strerror(EFBIG)) || strchr(m, '\n'))
       fail_msg("writer %zu: %s", i, m);
     struct stat sb;
     assert_int_equal(lstat(path, &sb), -1);
     assert_int_equal(lstat(tmp, &sb), -1); /* the temporary file is removed */
+  }
+  signal(SIGXFSZ, prev);
+  sc_test_rmtree(dir);
+  free(dir);
+  free(fx);
+}
+
+/* A link planted at PATH.tmp (issue 25): the report is written, and the
+ * file the link pointed to keeps its bytes. */
+static void a_link_at_the_temporary_path_is_not_written_through(void **st) {
+  (void)st;
+  fixture *fx = make_run();
+  char *dir = sc_test_mkdtemp();
+  char path[512], tmp[600], victim[600], buf[16] = "";
+  snprintf(path, sizeof path, "%s/report.out", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  snprintf(victim, sizeof victim, "%s/victim", dir);
+  FILE *f = fopen(victim, "w");
+  assert_non_null(f);
+  fputs("keep", f);
+  fclose(f);
+  writer ws[] = {sc_report_json, sc_report_junit, sc_report_jtl, sc_report_html};
+  for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(symlink(victim, tmp), 0);
+    assert_int_equal(ws[i](path, &fx->run), 0);
+    f = fopen(victim, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    if (strcmp(buf, "keep") != 0) fail_msg("writer %zu wrote through the link: \"%s\"", i, buf);
+    struct stat sb;
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    assert_int_equal(lstat(tmp, &sb), -1);
+    assert_int_equal(unlink(path), 0);
   }
   sc_test_rmtree(dir);
   free(dir);
@@ -685,6 +733,7 @@ int main(void) {
       cmocka_unit_test(the_driven_url_is_reported),
       cmocka_unit_test(errors_name_the_path),
       cmocka_unit_test(a_full_disk_names_the_report),
+      cmocka_unit_test(a_link_at_the_temporary_path_is_not_written_through),
       cmocka_unit_test(a_device_is_never_replaced),
       cmocka_unit_test(alloc_failure),
   };
