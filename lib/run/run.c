@@ -36,8 +36,9 @@ int sc__runner_plan(sc__runner *r) {
   r->need = sc__calloc(n ? 2 * n : 1, sizeof *r->need); /* need, then capture clips */
   r->keep = sc__calloc(n ? n : 1, 1);
   r->cover = sc__calloc(n ? n : 1, 1);
+  r->capture_at = sc__calloc(n ? n : 1, sizeof *r->capture_at);
   r->last_cover = r->seed_cover = 0;
-  if (!r->need || !r->keep || !r->cover) return sc__err(SC_ENOMEM, "runner: out of memory");
+  if (!r->need || !r->keep || !r->cover || !r->capture_at) return sc__err(SC_ENOMEM, "runner: out of memory");
   int rc = r->prep ? 0 : sc__judge_prep_new(&r->prep, s);
   if (rc < 0) return rc;
   for (size_t i = 0; i < n; i++) {
@@ -64,9 +65,11 @@ void sc__runner_plan_free(sc__runner *r) {
   sc__free(r->need);
   sc__free(r->keep);
   sc__free(r->cover);
+  sc__free(r->capture_at);
   r->need = NULL;
   r->keep = NULL;
   r->cover = NULL;
+  r->capture_at = NULL;
   r->last_cover = r->seed_cover = 0;
 }
 

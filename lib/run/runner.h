@@ -159,6 +159,8 @@ typedef struct sc__stepm {
   int cap_early;            /* so was the capture in flight (or just judged) */
   double last_paint_at;     /* the last paint over U, run clock; 0 none */
   double input_at;          /* when the gesture's last input was sent, run clock */
+  double early_last;        /* the last paint before the early capture whose outcome is
+                               still open (run clock), 0 none: the next paint learns */
   double begun;             /* when the step began (its time until a fault
                                that came before the gesture) */
 } sc__stepm;
@@ -184,6 +186,8 @@ struct sc__runner {
   signed char *cover;         /* per step: how the covering capture (need's second half)
                                  fared, learnt (run.c, sc__runner_covering) */
   size_t last_cover;          /* 1 + the step whose covering capture r->last is, 0 none */
+  double *capture_at;         /* per step: the capture delay learnt from the application's
+                                 paint rhythm (step_log.c), 0 = the scenario's */
   size_t seed_cover;          /* the same of the seed sc__runner_seed gave out */
   sc__judge_prep *prep;       /* text patterns and glyph sets, made once */
   sc__snap *snaps;

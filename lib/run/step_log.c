@@ -27,6 +27,32 @@ static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, 
 
 static double end_of(const sc__stepm *sm) { return sm->t0 + sm->st->timeout_ms; }
 
+/* The capture delay of this step: the scenario's, or longer where the
+ * application's answer to it came in pieces further apart (learnt), never
+ * past the quiet time. */
+#define LEARN_MARGIN_MS 10.0
+static double delay(const sc__runner *r) {
+  double d = sc__runner_capture_ms(r), q = sc__runner_quiet_ms(r);
+  double l = r->capture_at ? r->capture_at[r->sm.ni] : 0;
+  if (l > d) d = l;
+  return d < q ? d : q;
+}
+
+/* A paint came `gap` ms after the last one before an early capture: the
+ * capture came too soon, and this step's delay covers that gap from now
+ * on. An early capture that was final lets the learnt delay fall back a
+ * quarter of the way towards the scenario's. */
+static void learn(sc__runner *r, double gap) {
+  if (!r->capture_at) return;
+  double *l = &r->capture_at[r->sm.ni];
+  if (gap > 0) {
+    if (gap + LEARN_MARGIN_MS > *l) *l = gap + LEARN_MARGIN_MS;
+  } else if (*l > 0) {
+    double d = sc__runner_capture_ms(r);
+    *l = *l > d ? *l - (*l - d) / 4 : 0;
+  }
+}
+
 /* Take the times and the count of the paints an answer reports (each
  * answer counts the entries after the previous one's position). */
 static void note(sc__runner *r, const sc__log_reply *rep) {
@@ -34,6 +60,10 @@ static void note(sc__runner *r, const sc__log_reply *rep) {
   sc_step_result *res = sm->res;
   sm->log_after = rep->seq;
   if (rep->n <= 0) return;
+  if (sm->early_last > 0 && rep->first_ms >= 0 && !rep->lost) {
+    learn(r, rep->first_ms - sm->early_last); /* the early capture came too soon */
+    sm->early_last = 0;
+  }
   res->paints += rep->n;
   if (res->first_paint_ms < 0 && rep->first_ms >= 0 && !rep->lost)
     res->first_paint_ms = rep->first_ms - sm->t0;
@@ -72,7 +102,7 @@ void sc__step_log_begin(sc__runner *r) {
   else if (sm->no_change)
     ask(r, q, r->s->response_ms, 0, logged);
   else
-    ask(r, sc__runner_capture_ms(r), 0, 1, logged);
+    ask(r, delay(r), 0, 1, logged);
 }
 
 /* The log's wait after a capture the application painted across: at rest
@@ -100,11 +130,12 @@ static void logged(int status, const char *errmsg, const sc__log_reply *rep, voi
      * come. Wait for a paint after it, for at most the response window
      * and at least the quiet time (0.3.0's rule, at the least). */
     double q = sc__runner_quiet_ms(r), left = sm->input_at + r->s->response_ms - sc__now_ms();
-    ask(r, sc__runner_capture_ms(r), left > q ? left : q, 0, logged);
+    ask(r, delay(r), left > q ? left : q, 0, logged);
     return;
   }
   sm->log_pre = rep->seq;
   sm->cap_early = sm->early;
+  sm->early_last = sm->early ? sm->last_paint_at : 0;
   sc__step_capture(r);
 }
 
@@ -179,8 +210,7 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
       sc__step_out_of_time(r);
       return;
     }
-    ask_after_paint(r, rep, sm->early ? sc__runner_capture_ms(r) : sc__runner_quiet_ms(r),
-                    logged);
+    ask_after_paint(r, rep, sm->early ? delay(r) : sc__runner_quiet_ms(r), logged);
     return;
   }
   sm->log_settled = 1;
@@ -203,7 +233,7 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
     return;
   }
   /* not as expected on a settled screen: not final while it still paints */
-  ask(r, sc__runner_capture_ms(r), 0, 1, logged);
+  ask(r, delay(r), 0, 1, logged);
 }
 
 /* The answer that proves an early verdict capture final, or shows that the
@@ -219,6 +249,8 @@ static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, 
   }
   note(r, rep);
   if (rep->n == 0 && !rep->timed_out) {
+    if (sm->early_last > 0) learn(r, 0); /* it was final: the delay may shrink */
+    sm->early_last = 0;
     sm->last_t = sm->verdict_t; /* verified when the verdict's capture was */
     holds(r);
     return;

@@ -85,6 +85,7 @@ static void an_early_capture_painted_over_within_q_is_not_the_verdict(void **st)
   assert_true(res->captures >= 2);
   assert_true(res->proven_ms < 0);
   g_w.gap = Q + 100; /* K stood for the quiet time before A came */
+  g_r.capture_at[0] = 0; /* what the flash taught the step is not this half's */
   res = step(0, 2);
   assert_true(res->passed);
   assert_true(res->verified_ms < 100 + Q);
@@ -137,6 +138,37 @@ static void sabotage_a_zoom_answered_at_once_is_captured_at_once(void **st) {
   double last_notch = g_w.notch_at[2] - g_w.notch_at[0];
   assert_true(res->passed);
   assert_true(res->verified_ms < last_notch + 150);
+}
+
+/* The capture delay is learnt per step from the application's paint
+ * rhythm: its answer comes in two paints 70 ms apart (K, then L; K alone
+ * fails). The first cycle's early capture after K is judged and fails,
+ * L comes, a second capture passes: the step learns that its answer's
+ * pieces come 70 ms apart. The next cycle waits that long after K, sees L
+ * first, and takes one capture. Sabotage: a step that never learns takes
+ * two captures in every cycle (learning on another step does not help). */
+static void the_capture_delay_is_learnt_per_step(void **st) {
+  (void)st;
+  g_s.rest_capture_ms = D;
+  g_steps[0].expect = &g_big;
+  g_steps[1].expect = &g_big;
+  replan();
+  g_w.delay = 50;
+  g_w.gap = 70;
+  g_w.after = "KL";
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
+  assert_true(g_r.capture_at[0] >= 70);
+  g_w.after = "MQ"; /* M differs from L by 100 px only: Q is what passes */
+  res = step(0, 2);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 1);
+  /* step 1 has learnt nothing: two captures */
+  g_w.after = "KL";
+  res = step(1, 2);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
 }
 
 /* The self-check rate is the scenario's: none at all with first = every = 0
@@ -539,6 +571,7 @@ int main(void) {
       T(an_early_capture_painted_over_within_q_is_not_the_verdict),
       T(an_early_premature_frame_is_judged_again),
       T(the_self_check_rate_is_the_scenarios),
+      T(the_capture_delay_is_learnt_per_step),
       T(an_early_capture_waits_for_the_last_notchs_paint),
       T(sabotage_a_zoom_answered_at_once_is_captured_at_once),
       T(a_flash_reverted_within_q_does_not_pass),
