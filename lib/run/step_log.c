@@ -149,6 +149,7 @@ static int self_check_due(const sc__runner *r) {
  * when one is due, else the verdict. */
 static void holds(sc__runner *r) {
   sc__stepm *sm = &r->sm;
+  sm->cap_early = 0; /* a self-check's capture is no early one */
   sm->res->proven_ms = sc__now_ms() - sm->t0;
   if (self_check_due(r)) {
     r->log_verdicts++;
@@ -162,6 +163,17 @@ static void holds(sc__runner *r) {
   sc__step_verdict(r);
 }
 
+/* Every expectation holds on an early capture (taken the capture delay
+ * after the last paint): it is final once nothing painted over the
+ * regions for the quiet time after that paint (confirmed). */
+static void confirm(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  sm->verdict_t = sm->last_t;
+  double q = sc__runner_quiet_ms(r);
+  double since = sm->last_paint_at > 0 ? sc__now_ms() - sm->last_paint_at : q;
+  ask(r, q, since < q ? q - since : 0, 0, confirmed);
+}
+
 void sc__step_log_captured(sc__runner *r, int same) {
   sc__stepm *sm = &r->sm;
   int rc;
@@ -169,6 +181,24 @@ void sc__step_log_captured(sc__runner *r, int same) {
   sm->cur_same = same;
   if ((rc = sc__frame_hold(&sm->cur)) < 0) { /* packed until it is needed */
     sc__step_finish(r, rc);
+    return;
+  }
+  if (sm->cap_early && !sm->self_check) {
+    /* An early capture has no counter read of its own: the one answer
+     * that proves it final (no paint over the regions from just before
+     * it until the quiet time after the last paint) proves it settled
+     * too, and one that fails waits for the next paint counted from
+     * before it, which a paint during it then is. */
+    sm->log_after = sm->log_pre;
+    if (sc__step_all_hold(sm)) {
+      confirm(r);
+      return;
+    }
+    if (sc__now_ms() >= end_of(sm)) {
+      sc__step_out_of_time(r);
+      return;
+    }
+    ask(r, delay(r), 0, 1, logged);
     return;
   }
   rc = sc__runner_log(r, sm->U, sm->log_pre, 0, 0, 0, end_of(sm), posted);
@@ -220,12 +250,7 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
       holds(r);
       return;
     }
-    /* taken the capture delay after the last paint: final once nothing
-     * painted over the regions for the quiet time after that paint */
-    sm->verdict_t = sm->last_t;
-    double q = sc__runner_quiet_ms(r);
-    double since = sm->last_paint_at > 0 ? sc__now_ms() - sm->last_paint_at : q;
-    ask(r, q, since < q ? q - since : 0, 0, confirmed);
+    confirm(r);
     return;
   }
   if (over) {
@@ -251,6 +276,8 @@ static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, 
   if (rep->n == 0 && !rep->timed_out) {
     if (sm->early_last > 0) learn(r, 0); /* it was final: the delay may shrink */
     sm->early_last = 0;
+    sm->log_settled = 1;
+    sm->res->rest = "paint-log";
     sm->last_t = sm->verdict_t; /* verified when the verdict's capture was */
     holds(r);
     return;

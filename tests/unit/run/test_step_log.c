@@ -90,6 +90,23 @@ static void an_early_capture_painted_over_within_q_is_not_the_verdict(void **st)
   assert_true(res->passed);
   assert_true(res->verified_ms < 100 + Q);
 }
+/* An early capture the application painted across (L lands while it is
+ * on its way, after it sampled K): it has no counter read of its own, and
+ * the answer that would prove it final counts from before it, so L makes
+ * it not the verdict; the step passes on L, after L's quiet time. */
+static void an_early_capture_painted_across_is_not_the_verdict(void **st) {
+  (void)st;
+  g_s.rest_capture_ms = D;
+  g_w.after = "KL";
+  g_w.delay = 100;
+  g_w.gap = D + LOGRTT + CAP * 0.75;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_int_equal(res->captures, 2);
+  assert_true(res->last_paint_ms == 100 + g_w.gap);
+  assert_true(res->verified_ms > res->last_paint_ms + Q);
+}
+
 /* A premature frame under the early capture: K fails, L comes 100 ms
  * later: the step waits for L and passes on it, early again. */
 static void an_early_premature_frame_is_judged_again(void **st) {
@@ -570,6 +587,7 @@ int main(void) {
       T(an_early_capture_is_the_verdict_once_proven_final),
       T(an_early_capture_painted_over_within_q_is_not_the_verdict),
       T(an_early_premature_frame_is_judged_again),
+      T(an_early_capture_painted_across_is_not_the_verdict),
       T(the_self_check_rate_is_the_scenarios),
       T(the_capture_delay_is_learnt_per_step),
       T(an_early_capture_waits_for_the_last_notchs_paint),
