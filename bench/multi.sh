@@ -54,7 +54,7 @@ mkdir -p "$OUT/runs"
 OUT=$(cd "$OUT" && pwd)
 BUILD="$ROOT/build-bench"
 PEER="$ROOT/bench/peer"
-SCENARIO="$ROOT/fixtures/mapapp/seven-steps.json"
+SCENARIO="${SC_BENCH_SCENARIO:-$ROOT/fixtures/mapapp/seven-steps.json}" # SC_BENCH_SCENARIO: another scenario for the same app
 URL="file://$ROOT/fixtures/mapapp/index.html?delay=0"
 # The binary stepcheck's load run launches when given none (lib/run/load.c).
 EXE=/usr/bin/chromium-headless-shell

@@ -252,7 +252,7 @@ struct sc__runner {
 /* The self-check (step_log.c): a verdict the log gave is checked with a
  * second capture for the first self_check_first of a user's log verdicts,
  * then one in self_check_every (the scenario's; these are its defaults). */
-#define SC__SELF_CHECK_FIRST 3
+#define SC__SELF_CHECK_FIRST 1
 #define SC__SELF_CHECK_EVERY 16
 /* Non-zero while rest is proven by the paint log for this user. */
 int sc__runner_logging(const sc__runner *r);

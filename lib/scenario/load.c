@@ -75,7 +75,7 @@ static void check(sc__scn *c, const char *text, size_t len) {
     s->rest_quiet_ms = 150;
     s->response_ms = 1000;
     s->rest_capture_ms = 50;
-    s->self_check_first = 3;
+    s->self_check_first = 1;
     s->self_check_every = 16;
     c->threshold = 0.1;
     c->max_pixels = 0;

@@ -123,8 +123,8 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
   }
   assert_int_equal(cycle_passes, 70);
   fprintf(stderr, "  %d captures after the gesture for 70 steps\n", captures);
-  /* one each, plus the self-checks (the first 3 of the user's log verdicts,
-   * then one in 16: 6 of these 70) and a little room for a paint that
+  /* one each, plus the self-checks (the user's first log verdict,
+   * then one in 16: 5 of these 70) and a little room for a paint that
    * lands during a capture on a loaded machine; pairs would take 140+ */
   assert_true(captures <= 70 + 6 + 4);
   assert_true(r->passed);
