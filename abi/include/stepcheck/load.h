@@ -104,11 +104,16 @@ typedef struct sc_load_options {
                                      urls[i], the warm-up urls[0] alone before the others;
                                      users must not outnumber them. NULL: every user
                                      opens `url`. Borrowed. */
+  /* version 3 */
+  long long pass_frames_bytes;  /**< also keep passed steps' frames, as
+                                     sc_run_options.pass_frames_bytes, with one budget
+                                     for the whole run (the warm-up and every user
+                                     count against it); 0 = failure images only */
 } sc_load_options;
-#define SC_LOAD_OPTIONS_VERSION 2
+#define SC_LOAD_OPTIONS_VERSION 3
 #define SC_LOAD_OPTIONS_INIT                                                                 \
   {SC_LOAD_OPTIONS_VERSION, 1, 0, 0.0, 1, 0.0, 2, NULL, 0, NULL, NULL, NULL, 1, NULL, NULL, \
-   NULL, NULL, NULL, NULL, NULL}
+   NULL, NULL, NULL, NULL, NULL, 0}
 /**
  * Fill *opts with the defaults of sc_load_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.

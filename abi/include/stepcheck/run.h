@@ -63,6 +63,18 @@ typedef struct sc_step_result {
                                step's start) -> the fault, the time the step really
                                ran; reports give it as the step's elapsed time. 0
                                otherwise */
+  /* 0.4.0 */
+  double proven_ms;       /**< first input sent -> the answer that proved the verdict's
+                               screen settled and final: on the paint log the verdict
+                               capture is taken rest_capture_ms after the application's
+                               last paint and proven when no paint followed it for
+                               rest_quiet_ms (so verified_ms <= proven_ms); with pairs,
+                               verified_ms. -1 when the step did not pass */
+  int frames_skipped;     /**< non-zero: the step passed and the run keeps passed steps'
+                               frames (sc_run_options.pass_frames_bytes), but its
+                               frames were not written because they would have taken
+                               the run past that budget (from then on no passed
+                               step's are); `artifacts` is then empty */
 } sc_step_result;
 
 /** Drift found after a cycle: a region that did not come back to its cycle-start state. */
@@ -111,6 +123,11 @@ typedef struct sc_run_result {
                                     caller can tell an infrastructure fault from what
                                     the application did (SC_ELOCATE: a locator found its
                                     target nowhere or twice) */
+  /* 0.4.0 */
+  long long pass_frames_budget; /**< the run's sc_run_options.pass_frames_bytes (0: only
+                                     failed steps' images were kept) */
+  long long pass_frames_written; /**< bytes of passed steps' frames this user wrote (PNG
+                                     files listed in those steps' `artifacts`) */
 } sc_run_result;
 
 /** Called after every step result (setup and cycle steps), exactly once per result. */
@@ -132,11 +149,23 @@ typedef struct sc_run_options {
    * the next reply or timer; the step in progress is not judged and the
    * result's error says "canceled: interrupted". Borrowed; NULL = never. */
   volatile int *cancel;
+  /** (version 3) Also keep the frames of PASSED steps: for each region a
+   * passed step's expectations name, its at-rest capture before the gesture
+   * and the capture the verdict was given on, as
+   * `USER@cCYCLE-STEP@REGION-before.png` and `-after.png` in report_dir
+   * (listed in the step's `artifacts`, shown by report.html), until this
+   * many bytes of PNG were written in the run: a step whose frames would
+   * go past it keeps none and is marked `frames_skipped`, and so is every
+   * passed step after it. 0 (the default): only failed steps' images, as
+   * before. Negative, or positive with no report_dir, is SC_EINVAL.
+   * Failure images are always written and never counted. */
+  long long pass_frames_bytes;
 } sc_run_options;
-/* Versions 1 and 2 are accepted (1 ends before cancel). */
-#define SC_RUN_OPTIONS_VERSION 2
+/* Versions 1 to 3 are accepted (1 ends before cancel, 2 before
+ * pass_frames_bytes). */
+#define SC_RUN_OPTIONS_VERSION 3
 #define SC_RUN_OPTIONS_INIT \
-  {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL}
+  {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, 0}
 /**
  * Fill *opts with the defaults of sc_run_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.
