@@ -94,6 +94,20 @@ static void to_pairs(sc__runner *r, int stable) {
   sc__step_pace(r, stable);
 }
 
+/* An answer of the log: 1 when the step goes on with it (its paints
+ * noted), 0 when the step ended or went on by pairs (from the capture it
+ * has, `stable` saying whether that showed the one before it again). */
+static int answered(sc__runner *r, int status, const char *errmsg, const sc__log_reply *rep,
+                    int stable) {
+  if (!sc__step_io_ok(r, status, errmsg)) return 0;
+  if (!sc__runner_log_have(r, rep)) {
+    to_pairs(r, stable);
+    return 0;
+  }
+  note(r, rep);
+  return 1;
+}
+
 void sc__step_log_begin(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   double q = sc__runner_quiet_ms(r);
@@ -118,12 +132,7 @@ static void ask_after_paint(sc__runner *r, const sc__log_reply *rep, double quie
 static void logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
   sc__stepm *sm = &r->sm;
-  if (!sc__step_io_ok(r, status, errmsg)) return;
-  if (!sc__runner_log_have(r, rep)) {
-    to_pairs(r, 0);
-    return;
-  }
-  note(r, rep);
+  if (!answered(r, status, errmsg, rep, 0)) return;
   if (sm->early && rep->n > 0 && rep->last_ms >= 0 && rep->last_ms < sm->input_at) {
     /* every paint so far came before the last input was sent (a zoom's
      * earlier notches, a late hover paint): the answer to it is still to
@@ -209,12 +218,7 @@ void sc__step_log_captured(sc__runner *r, int same) {
 static void posted(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
   sc__stepm *sm = &r->sm;
-  if (!sc__step_io_ok(r, status, errmsg)) return;
-  if (!sc__runner_log_have(r, rep)) {
-    to_pairs(r, sm->cur_same);
-    return;
-  }
-  note(r, rep);
+  if (!answered(r, status, errmsg, rep, sm->cur_same)) return;
   int over = sc__now_ms() >= end_of(sm);
   if (sm->self_check) {
     /* a second capture after a verdict the log gave: with no paint in
@@ -267,12 +271,7 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
 static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
   sc__stepm *sm = &r->sm;
-  if (!sc__step_io_ok(r, status, errmsg)) return;
-  if (!sc__runner_log_have(r, rep)) {
-    to_pairs(r, sm->cur_same);
-    return;
-  }
-  note(r, rep);
+  if (!answered(r, status, errmsg, rep, sm->cur_same)) return;
   if (rep->n == 0 && !rep->timed_out) {
     if (sm->early_last > 0) learn(r, 0); /* it was final: the delay may shrink */
     sm->early_last = 0;
