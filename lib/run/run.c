@@ -33,6 +33,7 @@ static void plan_captures(const sc_rect *need, sc_rect *cap, const sc_scenario *
 int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
+  sc__runner_plan_free(r); /* a plan made again (the regions moved) */
   r->need = sc__calloc(n ? 2 * n : 1, sizeof *r->need); /* need, then capture clips */
   r->keep = sc__calloc(n ? n : 1, 1);
   r->cover = sc__calloc(n ? n : 1, 1);
