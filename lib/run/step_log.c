@@ -119,15 +119,6 @@ void sc__step_log_begin(sc__runner *r) {
     ask(r, delay(r), 0, 1, logged);
 }
 
-/* The log's wait after a capture the application painted across: at rest
- * the capture delay after its last paint (measured from the answer's
- * "last", which may lie before now). */
-static void ask_after_paint(sc__runner *r, const sc__log_reply *rep, double quiet,
-                            sc__io_logged cb) {
-  double since = rep->last_ms >= 0 ? sc__now_ms() - rep->last_ms : 0;
-  ask(r, quiet, since < quiet ? quiet - since : 0, 0, cb);
-}
-
 /* At rest after the paints (or the window, or the timeout): capture. */
 static void logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
@@ -214,7 +205,9 @@ void sc__step_log_captured(sc__runner *r, int same) {
   if (rc < 0) sc__step_finish(r, rc);
 }
 
-/* The answer after a capture: was it settled, and what now. */
+/* The counter read after a capture taken after the quiet time (or a
+ * self-check's): was it settled, and what now. An early capture has no
+ * such read: confirmed() alone proves it (sc__step_log_captured). */
 static void posted(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   sc__runner *r = ud;
   sc__stepm *sm = &r->sm;
@@ -244,17 +237,16 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
       sc__step_out_of_time(r);
       return;
     }
-    ask_after_paint(r, rep, sm->early ? delay(r) : sc__runner_quiet_ms(r), logged);
+    /* at rest the quiet time after its last paint (which may lie before now) */
+    double q = sc__runner_quiet_ms(r);
+    double since = rep->last_ms >= 0 ? sc__now_ms() - rep->last_ms : 0;
+    ask(r, q, since < q ? q - since : 0, 0, logged);
     return;
   }
   sm->log_settled = 1;
   sm->res->rest = "paint-log";
-  if (sc__step_all_hold(sm)) {
-    if (!sm->cap_early) {
-      holds(r);
-      return;
-    }
-    confirm(r);
+  if (sc__step_all_hold(sm)) { /* taken after the quiet time: final as it is */
+    holds(r);
     return;
   }
   if (over) {
