@@ -240,27 +240,26 @@ ustate() { sed -n "s/^$2=//p" "$1/user.state" 2>/dev/null | head -n 1; }
 # SC_RIG_STOP_NOWAIT=1 (tests/e2e/rigstop.sh's sabotage, never for use):
 # TERM only, no waiting.
 stop_tree() { # name pid members
-  local name=$1 pid=$2 members=$3 m deadline left
+  local name=$1 pid=$2 members=$3 m
   for m in $members; do ours "${m%:*}" "${m#*:}" && kill -TERM "${m%:*}" 2>/dev/null; done
   [ "${SC_RIG_STOP_NOWAIT:-0}" = 1 ] && return 0
-  deadline=$((SECONDS + 10))
+  members_gone "$members" 10 && return 0
+  say "$name (pid $pid) did not stop within 10 s of TERM; sending KILL"
+  for m in $members; do ours "${m%:*}" "${m#*:}" && kill -KILL "${m%:*}" 2>/dev/null; done
+  members_gone "$members" 5 || true
+}
+
+# Wait up to SECS for every member ("pid:starttime ...") to be gone:
+# 0 when they are, 1 when one is still there at the end.
+members_gone() { # members secs
+  local m left deadline=$((SECONDS + $2))
   while :; do
     left=0
-    for m in $members; do ours "${m%:*}" "${m#*:}" && left=1; done
-    [ $left = 1 ] && [ $SECONDS -lt $deadline ] || break
+    for m in $1; do ours "${m%:*}" "${m#*:}" && left=1; done
+    [ $left = 0 ] && return 0
+    [ $SECONDS -lt "$deadline" ] || return 1
     sleep 0.2
   done
-  if [ $left = 1 ]; then
-    say "$name (pid $pid) did not stop within 10 s of TERM; sending KILL"
-    for m in $members; do ours "${m%:*}" "${m#*:}" && kill -KILL "${m%:*}" 2>/dev/null; done
-    deadline=$((SECONDS + 5))
-    while :; do
-      left=0
-      for m in $members; do ours "${m%:*}" "${m#*:}" && left=1; done
-      [ $left = 1 ] && [ $SECONDS -lt $deadline ] || break
-      sleep 0.2
-    done
-  fi
 }
 
 # What of one user is still there: one line per recorded process (snapshot
