@@ -30,7 +30,6 @@ static double end_of(const sc__stepm *sm) { return sm->t0 + sm->st->timeout_ms; 
 /* The capture delay of this step: the scenario's, or longer where the
  * application's answer to it came in pieces further apart (learnt), never
  * past the quiet time. */
-#define LEARN_MARGIN_MS 10.0
 static double delay(const sc__runner *r) {
   double d = sc__runner_capture_ms(r), q = sc__runner_quiet_ms(r);
   double l = r->capture_at ? r->capture_at[r->sm.ni] : 0;
@@ -40,16 +39,25 @@ static double delay(const sc__runner *r) {
 
 /* A paint came `gap` ms after the last one before an early capture: the
  * capture came too soon, and this step's delay covers that gap from now
- * on. An early capture that was final lets the learnt delay fall back a
- * quarter of the way towards the scenario's. */
+ * on, with a margin (10 ms and a quarter of the gap: the pieces' spacing
+ * varies from cycle to cycle). An early capture that was final lets the
+ * learnt delay fall back a 32nd of the way towards the scenario's: slowly
+ * enough that a step answering in pieces keeps waiting for its last piece
+ * for many cycles (falling back a quarter of the way with a 10 ms margin,
+ * it was under the gap again after one final capture, and every other
+ * cycle took two captures), fast enough that one slow answer under load
+ * does not hold the step back for the rest of the run. */
+#define LEARN_MARGIN_MS 10.0
+#define LEARN_DECAY 32
 static void learn(sc__runner *r, double gap) {
   if (!r->capture_at) return;
   double *l = &r->capture_at[r->sm.ni];
   if (gap > 0) {
-    if (gap + LEARN_MARGIN_MS > *l) *l = gap + LEARN_MARGIN_MS;
+    double want = gap + gap / 4 + LEARN_MARGIN_MS;
+    if (want > *l) *l = want;
   } else if (*l > 0) {
     double d = sc__runner_capture_ms(r);
-    *l = *l > d ? *l - (*l - d) / 4 : 0;
+    *l = *l > d ? *l - (*l - d) / LEARN_DECAY : 0;
   }
 }
 
