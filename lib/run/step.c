@@ -389,29 +389,6 @@ static void gesture_begin(sc__runner *r) {
   finish(r, sc__err(SC_EINVAL, "step %s: unknown action", sm->st->id));
 }
 
-/* "park_after": park right after this step's gesture when what follows
- * it in the scenario parks anyway (the next step; after the last setup or
- * cycle step the cycle's start or the drift check, which always park), so
- * that the verdict capture shows the screen the next step starts from.
- * Not after a move (its hover is what it judges) nor a gesture that did
- * not move the pointer. The gesture's last input stays the click, notch
- * or key: the answer awaited is the application's (step_log.c). */
-static int parks_after(const sc__runner *r) {
-  const sc_scenario *s = r->s;
-  const sc_action *a = &r->sm.st->action;
-  if (!s->park_after || !s->has_park) return 0;
-  if (a->kind != SC_ACTION_CLICK && a->kind != SC_ACTION_WHEEL &&
-      !(a->kind == SC_ACTION_KEY && a->has_at))
-    return 0;
-  size_t n = r->sm.ni + 1;
-  if (n < s->nsetup) return s->setup[n].park;
-  if (n > s->nsetup && n < s->nsetup + s->nsteps) return s->steps[n - s->nsetup].park;
-  return 1;
-}
-
-static void parked_after(int status, const char *errmsg, void *ud);
-static void judge_begin(sc__runner *r);
-
 static void gesture_done(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   double t1 = sc__now_ms();
@@ -429,24 +406,6 @@ static void gesture_done(sc__runner *r) {
     finish(r, 0);
     return;
   }
-  if (parks_after(r)) {
-    IO_START(r, r->io.move(r->io.ctx, r->s->park, parked_after, r));
-    return;
-  }
-  judge_begin(r);
-}
-
-static void parked_after(int status, const char *errmsg, void *ud) {
-  sc__runner *r = ud;
-  if (!io_ok(r, status, errmsg)) return;
-  judge_begin(r);
-}
-
-/* The gesture is whole (and the pointer parked where the scenario says
- * so): captures may give the verdict from now on. */
-static void judge_begin(sc__runner *r) {
-  sc__stepm *sm = &r->sm;
-  double t1 = r->last_gesture_end;
   sm->in_poll = 1;
   sm->moved_at = t1;
   if (sm->log_mode) {

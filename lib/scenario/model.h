@@ -130,11 +130,6 @@ typedef struct sc_scenario {
   long self_check_first;  /**< the paint log's self-check: a second capture after each
                                of a user's first N log verdicts (default 1) */
   long self_check_every;  /**< ... then after one in N (default 16; 0: never again) */
-  int park_after;         /**< "park_after": park the pointer right after a click's,
-                               wheel's or pointed key's gesture when the next step
-                               parks anyway, so that the verdict capture shows the
-                               parked screen and serves as the next "before"
-                               (default 0) */
 } sc_scenario;
 
 #endif

@@ -10,7 +10,7 @@ static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
                                        "drift_max_pixels", "ready_quiet_ms", "rest",
                                        "rest_quiet_ms", "rest_capture_ms", "response_ms", "self_check_first",
-                                       "self_check_every", "canvas", "park_after", NULL};
+                                       "self_check_every", "canvas", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -282,12 +282,6 @@ void sc__scn_top(sc__scn *c, json_t *root) {
       s->has_park = 1;
       sc__scn_bind(c, 2);
     }
-    sc__scn_leave(c);
-  }
-  sc__scn_bool(c, root, "park_after", &s->park_after);
-  if (s->park_after && !s->has_park) {
-    sc__scn_enter(c, "park_after");
-    sc__scn_problem(c, SC__AT_VAL(c), "\"park_after\" needs a \"park\" point");
     sc__scn_leave(c);
   }
   drift(c, root);

@@ -529,88 +529,6 @@ static void sabotage_a_covering_capture_that_is_used_goes_on(void **st) {
   assert_int_equal(pre, 0);
 }
 
-/* "park_after" (Xpra): moving the pointer to the park point after a click
- * repaints the right half (the building the pointer leaves loses its
- * hover look). Parked right after the first step's click, that paint
- * lands before its verdict capture, which then shows the parked screen
- * and is the second step's "before": no capture before its click, in
- * every cycle, and the covering goes on. Sabotage: without "park_after"
- * the second step's own park paints over its region after the verdict
- * capture, and it captures before its click. */
-static double g_parked_at, g_clicked_since_park;
-static int unhover_move(void *ctx, sc_point at, sc__io_done cb, void *ud) {
-  if (at.x == g_s.park.x && at.y == g_s.park.y) {
-    if (g_clicked_since_park)
-      g_w.ch[g_w.nch++] = (change){.at = g_t + 5, .id = screen_at(&g_w, g_t), .r = {50, 0, 50, H}};
-    g_clicked_since_park = 0;
-    g_parked_at = g_t;
-  }
-  return f_move(ctx, at, cb, ud);
-}
-static int noting_click(void *ctx, sc_point at, sc__io_done cb, void *ud) {
-  g_clicked_since_park = 1;
-  return f_click(ctx, at, cb, ud);
-}
-static int park_after_cycles(int park_after, int *pre_caps, int *moves) {
-  halves();
-  g_s.park_after = park_after;
-  g_s.rest_capture_ms = D;
-  g_r.io.capture = clip_capture;
-  g_r.io.move = unhover_move;
-  g_r.io.click = noting_click;
-  const char *left = "KLMN", *right = "klmn";
-  *pre_caps = 0;
-  for (int c = 0; c < 4; c++) {
-    char a[2] = {left[c], 0}, b[2] = {right[c], 0};
-    g_w.after = a;
-    g_w.delay = 10;
-    int m = g_w.moves;
-    const sc_step_result *res = step(0, c + 1);
-    assert_true(res->passed);
-    *moves = g_w.moves - m;
-    if (park_after) /* parked before the capture the verdict came from */
-      assert_true(g_parked_at < res->verified_ms + g_w.click_at[g_w.nclick - 1] - CAP);
-    int caps = g_captures;
-    g_w.after = b;
-    res = step(1, c + 1);
-    assert_true(res->passed);
-    *pre_caps += g_captures - caps - res->captures;
-  }
-  return g_clip_last.w;
-}
-static void park_after_makes_the_verdict_capture_the_next_before(void **st) {
-  (void)st;
-  int pre = -1, moves = 0;
-  park_after_cycles(1, &pre, &moves);
-  assert_int_equal(pre, 0);
-  assert_int_equal(moves, 2); /* its own park, then the one after its click */
-}
-static void sabotage_parked_only_before_the_next_gesture_captures_again(void **st) {
-  (void)st;
-  int pre = -1, moves = 0;
-  park_after_cycles(0, &pre, &moves);
-  assert_true(pre >= 2);
-  assert_int_equal(moves, 1);
-}
-/* Not after a move (its hover is what it judges), nor when the next step
- * keeps the pointer where it is ("park": false). */
-static void park_after_keeps_a_hover_and_a_step_that_does_not_park(void **st) {
-  (void)st;
-  g_s.park_after = 1;
-  g_w.after = "K";
-  g_w.delay = 10;
-  g_steps[1].park = 0;
-  int m = g_w.moves;
-  assert_true(step(0, 1)->passed);
-  assert_int_equal(g_w.moves - m, 1); /* its own park only */
-  g_steps[1].park = 1;
-  g_steps[0].action = (sc_action){.kind = SC_ACTION_MOVE, .at = {10, 10}};
-  g_steps[0].timeout_ms = 500;
-  m = g_w.moves;
-  step(0, 2); /* (nothing answers the hover here: it fails, unchanged) */
-  assert_int_equal(g_w.moves - m, 2); /* its park and the move itself */
-}
-
 /* A zoom: no capture between the notches (the log dates the first one),
  * one capture after the last. */
 static void a_zoom_takes_one_capture_and_dates_its_first_notch(void **st) {
@@ -697,9 +615,6 @@ int main(void) {
       T(a_paint_during_the_covering_capture_is_not_missed),
       T(a_covering_capture_the_next_step_cannot_use_stops),
       T(sabotage_a_covering_capture_that_is_used_goes_on),
-      T(park_after_makes_the_verdict_capture_the_next_before),
-      T(sabotage_parked_only_before_the_next_gesture_captures_again),
-      T(park_after_keeps_a_hover_and_a_step_that_does_not_park),
       T(a_zoom_takes_one_capture_and_dates_its_first_notch),
       T(nothing_happens_times_out_with_one_capture),
       T(a_blind_page_changing_by_itself_never_rests),
