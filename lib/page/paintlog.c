@@ -118,12 +118,25 @@ int sc__page_log_wait_async(sc_page *p, const sc__log_ask *a, sc__log_cb cb, voi
   if (rc < 0) return rc;
   if ((rc = sc__page_check_rect(p, a->r, "paint log")) < 0) return rc;
   double timeout = a->timeout_ms > 0 ? a->timeout_ms : 0;
+  /* the must rectangles, in page coordinates: [x,y,w,h,...] */
+  char must[SC__LOG_MUST_MAX * 4 * 26 + 8] = "null";
+  const sc__log_must *m = a->must;
+  if (m && m->n > 0) {
+    size_t used = 0;
+    int n = m->n < SC__LOG_MUST_MAX ? m->n : SC__LOG_MUST_MAX;
+    for (int i = 0; i < n; i++)
+      used += (size_t)snprintf(must + used, sizeof must - used, "%c%.17g,%.17g,%d,%d",
+                               i ? ',' : '[', p->cx + m->r[i].x, p->cy + m->r[i].y, m->r[i].w,
+                               m->r[i].h);
+    snprintf(must + used, sizeof must - used, "]");
+  }
   char *expr = sc__asprintf(
       "__stepcheck_log.wait([%.17g,%.17g,%d,%d],[%.17g,%.17g,%d,%d],%llu,%.17g,%.17g,%.17g,%s,"
-      "%.17g,%s)",
+      "%.17g,%s,%s,%llu,%.17g)",
       p->cx, p->cy, p->cw, p->ch, p->cx + a->r.x, p->cy + a->r.y, a->r.w, a->r.h,
       (unsigned long long)a->after, a->doc, a->quiet_ms, a->window_ms, a->need ? "true" : "false",
-      timeout, sc__debug() & SC_DEBUG_LOG_TRUST ? "true" : "false");
+      timeout, sc__debug() & SC_DEBUG_LOG_TRUST ? "true" : "false", must,
+      (unsigned long long)(m ? m->after : 0), m ? m->quiet_ms : 0.0);
   log_call *c = sc__malloc(sizeof *c);
   json_t *params = expr ? json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1,
                                     "awaitPromise", 1)

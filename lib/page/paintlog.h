@@ -16,6 +16,19 @@
 /* The script (a function expression run at once; top frame only). */
 extern const char sc__paintlog_js[];
 
+/* Regions an answer must have reached before the short quiet time counts
+ * (the page side's `must`): quiet_ms applies once every rectangle of `r`
+ * was touched by an entry after `after`; until then `quiet_ms` here. A
+ * step that expects these regions to change is not captured before the
+ * application painted each of them (it draws one answer in pieces). */
+#define SC__LOG_MUST_MAX 8
+typedef struct sc__log_must {
+  sc_rect r[SC__LOG_MUST_MAX];
+  int n;            /* 0: none */
+  uint64_t after;   /* touched by entries after this sequence number */
+  double quiet_ms;  /* the quiet time until every one was touched */
+} sc__log_must;
+
 /* What to wait for (the page side's `wait`, paintlog_js.c). */
 typedef struct sc__log_ask {
   sc_rect r;          /* the watched guest rectangle */
@@ -25,6 +38,7 @@ typedef struct sc__log_ask {
   double window_ms;   /* or none at all this long (need = 0) */
   int need;           /* at least one entry must touch r */
   double timeout_ms;  /* give up this long after the ask */
+  const sc__log_must *must; /* NULL: none */
 } sc__log_ask;
 
 /* Its answer. Times are on the run's monotonic clock (sc__now_ms), mapped

@@ -29,7 +29,7 @@
  *
  * The runner asks with one Runtime.evaluate that awaits a promise:
  * __stepcheck_log.wait(g, r, after, doc, quiet, window, need, timeout,
- * blindOk), where g
+ * blindOk, must, mafter, mquiet), where g
  * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
  * px), after a sequence number. It resolves with {seq, n, first, last, now,
  * timedOut, blind, lost}: n entries after `after` touch r, the first and
@@ -40,7 +40,10 @@
  *   `timeout` ms passed since the call, or the page turned blind (unless
  *   blindOk: SC_DEBUG_LOG_TRUST, tests of the fallback only).
  * quiet = window = 0 and need false answer at once (the counter read
- * around a capture). */
+ * around a capture). must (null, or rectangles flat [x, y, w, h, ...]):
+ * until an entry after `mafter` touched every one of them, the quiet time
+ * is mquiet, not quiet (a step's regions that must change: an answer
+ * drawn in pieces is not captured between them). */
 #include "paintlog.h"
 
 const char sc__paintlog_js[] =
@@ -218,7 +221,15 @@ const char sc__paintlog_js[] =
     "if(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1)continue;"
     "o.n++;if(o.first<0)o.first=e.t;if(e.u>o.last)o.last=e.u;}"
     "if(o.lost){o.n++;o.first=-1;if(o.last<0)o.last=now();}return o;}"
-    "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk){return new Promise(function(done){"
+    /* has every rectangle of m (flat [x,y,w,h,...]) been touched by an
+     * entry after `after`? (entries lost to the ring count as touching) */
+    "function reached(m,after,doc){if(doc!==ORIGIN||after>seq||seq-after>CAP)return true;"
+    "for(var i=0;i<m.length;i+=4){var x0=m[i],y0=m[i+1],x1=x0+m[i+2],y1=y0+m[i+3],hit=false;"
+    "for(var s=after;s<seq&&!hit;s++){var e=ring[s%CAP];"
+    "hit=!(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1);}"
+    "if(!hit)return false;}return true;}"
+    "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk,must,mafter,mquiet){"
+    "return new Promise(function(done){"
     "var t0=now(),timer=0,w={p:0},beat=t0,gap=0;if(!known)known=learn();"
     /* a heartbeat while waiting: a frozen renderer shows as a long gap */
     "var hb=setInterval(function(){var t=now();if(t-beat>gap)gap=t-beat;beat=t;},100);"
@@ -229,8 +240,9 @@ const char sc__paintlog_js[] =
     "done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,gap:gap,"
     "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN});};"
     "if(b&&!blindOk)return end(false);"
-    "var at;if(o.n>0)at=Math.max(o.last,t0)+quiet;else if(!need)at=t0+win;else at=Infinity;"
-    "if(at<=t&&!(quiet>0&&running()))return end(false);"
+    "var q=must&&!reached(must,mafter,doc)?Math.max(quiet,mquiet):quiet;"
+    "var at;if(o.n>0)at=Math.max(o.last,t0)+q;else if(!need)at=t0+win;else at=Infinity;"
+    "if(at<=t&&!(q>0&&running()))return end(false);"
     "if(t-t0>=timeout)return end(true);"
     "if(at>t0+timeout)at=t0+timeout;if(running()&&at>t+50)at=t+50;"
     "timer=setTimeout(check,Math.max(0,at-t));}"

@@ -25,9 +25,15 @@ void sc__runner_log_off(sc__runner *r, const char *why) {
 
 int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
                    double window_ms, int need, double until, sc__io_logged cb) {
+  return sc__runner_log_must(r, clip, after, quiet_ms, window_ms, need, until, NULL, cb);
+}
+
+int sc__runner_log_must(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
+                        double window_ms, int need, double until, const sc__log_must *must,
+                        sc__io_logged cb) {
   double now = sc__now_ms();
   sc__log_ask a = {clip, after, r->log_doc, quiet_ms, window_ms, need,
-                   until > now ? until - now : 0};
+                   until > now ? until - now : 0, must && must->n > 0 ? must : NULL};
   r->io_asked_at = 0; /* a wait in the page is no stall of the browser's */
   int rc = r->io.log_wait(r->io.ctx, &a, cb, r);
   if (rc == 0) r->pending = 1;

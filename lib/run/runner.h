@@ -159,6 +159,8 @@ typedef struct sc__stepm {
   int cap_early;            /* so was the capture in flight (or just judged) */
   double last_paint_at;     /* the last paint over U, run clock; 0 none */
   double input_at;          /* when the gesture's last input was sent, run clock */
+  sc__log_must must;        /* the regions the step expects to change: an early
+                               capture only once the answer reached each */
   double early_last;        /* the last paint before the early capture whose outcome is
                                still open (run clock), 0 none: the next paint learns */
   double begun;             /* when the step began (its time until a fault
@@ -264,6 +266,11 @@ void sc__runner_log_off(sc__runner *r, const char *why);
  * 0 (cb fires later, r->pending set) or negative. */
 int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
                    double window_ms, int need, double until, sc__io_logged cb);
+/* The same, with regions the answer must have reached before quiet_ms
+ * counts (sc__log_must; NULL or n = 0: none). */
+int sc__runner_log_must(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
+                        double window_ms, int need, double until, const sc__log_must *must,
+                        sc__io_logged cb);
 /* Did the answer come from a log? 0 after switching the user to pairs. */
 int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep);
 /* The quiet time that proves rest: the scenario's rest_quiet_ms. */

@@ -83,12 +83,38 @@ static void note(sc__runner *r, const sc__log_reply *rep) {
 
 /* Ask the log about the step's regions since sm->log_after. A quiet time
  * shorter than the scenario's makes the capture it leads to an early one:
- * proven final only by confirmed(). */
+ * proven final only by confirmed(); and it counts only once the answer
+ * reached every region the step expects to change (until then the quiet
+ * time is the scenario's). */
 static void ask(sc__runner *r, double quiet, double window, int need, sc__io_logged cb) {
   sc__stepm *sm = &r->sm;
   sm->early = quiet < sc__runner_quiet_ms(r);
-  int rc = sc__runner_log(r, sm->U, sm->log_after, quiet, window, need, end_of(sm), cb);
+  int rc = sc__runner_log_must(r, sm->U, sm->log_after, quiet, window, need, end_of(sm),
+                               sm->early ? &sm->must : NULL, cb);
   if (rc < 0) sc__step_finish(r, rc);
+}
+
+/* The regions the step expects to change ("changed", a scale factor other
+ * than 1): a paint must have touched each since the gesture before the
+ * screen can hold. An answer that has reached only some of them (JOSM: the
+ * map first, the Tags and Selection panels 60-120 ms later; through Xpra
+ * up to 400 ms later) is not captured early. The quiet time until then is
+ * the scenario's, so a region the application never paints is captured
+ * as it was before the early capture existed. */
+static void must_change(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  sc__log_must *m = &sm->must;
+  m->n = 0;
+  m->after = sm->log_after;
+  m->quiet_ms = sc__runner_quiet_ms(r);
+  for (size_t i = 0; i < sm->st->nexpect && m->n < SC__LOG_MUST_MAX; i++) {
+    const sc_expect *e = &sm->st->expect[i];
+    if (e->kind != SC_EXPECT_CHANGED && !(e->kind == SC_EXPECT_SCALE && e->factor != 1)) continue;
+    sc_rect rr = r->s->regions[e->region].r;
+    int dup = 0;
+    for (int k = 0; k < m->n; k++) dup |= !memcmp(&m->r[k], &rr, sizeof rr);
+    if (!dup) m->r[m->n++] = rr;
+  }
 }
 
 /* The log went blind (or failed its self-check): this step goes on by
@@ -119,6 +145,7 @@ static int answered(sc__runner *r, int status, const char *errmsg, const sc__log
 void sc__step_log_begin(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   double q = sc__runner_quiet_ms(r);
+  must_change(r);
   if (sm->st->action.kind == SC_ACTION_NONE) /* no input: judge the screen at rest */
     ask(r, q, 0, 0, logged);
   else if (sm->no_change)

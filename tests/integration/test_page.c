@@ -238,6 +238,42 @@ static void capture_at_rest_and_wait_change(void **st) {
   sc_page_free(p);
 }
 
+/* The page's wait with regions the answer must reach (paintlog_js.c,
+ * "must"): the left piece painted at 50 ms, the right one at 250 ms. With
+ * the right region as a must, the short quiet time (40 ms) counts only
+ * once the right piece came: both paints are in the answer. Sabotage
+ * (the same wait without it): answered 40 ms after the left piece, with
+ * one paint. Returns [n, last - first]. */
+static json_t *two_piece_wait(sc_page *p, int with_must) {
+  char expr[1200], *js = NULL;
+  snprintf(expr, sizeof expr,
+           "(function(){var c=document.querySelector('canvas'),b=c.getBoundingClientRect(),"
+           "x=c.getContext('2d'),L=__stepcheck_log,s=L.seq(),g=[b.left,b.top,b.width,b.height];"
+           "setTimeout(function(){x.fillStyle='#f00';x.fillRect(0,0,40,40);},50);"
+           "setTimeout(function(){x.fillStyle='#0f0';x.fillRect(600,0,40,40);},250);"
+           "return L.wait(g,[b.left,b.top,700,40],s,performance.timeOrigin,40,0,true,3000,false,"
+           "%s,s,400).then(function(o){return [o.n,o.last-o.first];});})()",
+           with_must ? "[b.left+500,b.top,200,40]" : "null");
+  assert_int_equal(sc_page_eval(&js, p, expr), 0);
+  json_t *v = json_loads(js, JSON_DECODE_ANY, NULL);
+  sc_free(js);
+  assert_non_null(v);
+  return v;
+}
+static void a_wait_counts_its_quiet_once_every_must_region_was_painted(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  json_t *v = two_piece_wait(p, 1);
+  assert_int_equal(json_integer_value(json_array_get(v, 0)), 2);
+  assert_true(json_number_value(json_array_get(v, 1)) >= 150);
+  json_decref(v);
+  usleep(300 * 1000);
+  v = two_piece_wait(p, 0); /* sabotage: no must */
+  assert_int_equal(json_integer_value(json_array_get(v, 0)), 1);
+  json_decref(v);
+  sc_page_free(p);
+}
+
 /* The asynchronous waits: two pages of one browser wait at once on its
  * loop, each for its own change; both callbacks fire once, with their own
  * settled picture and first-change time, and neither blocks the other. */
@@ -502,6 +538,7 @@ int main(void) {
       cmocka_unit_test(bad_points_and_clips_are_refused),
       cmocka_unit_test(browser_freed_before_its_page),
       cmocka_unit_test(capture_at_rest_and_wait_change),
+      cmocka_unit_test(a_wait_counts_its_quiet_once_every_must_region_was_painted),
       cmocka_unit_test(async_waits_run_side_by_side),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),

@@ -295,6 +295,21 @@ static sc__log_reply log_at(const world *w, const sc__log_ask *a, double T) {
   }
   return rep;
 }
+/* Has every must rectangle been touched by an entry after must->after, as
+ * of time T? (g_log_must_off: a page that ignores them.) */
+static int g_log_must_off;
+static int must_reached(const world *w, const sc__log_ask *a, double T) {
+  if (!a->must || g_log_must_off) return 1;
+  const change *e[512];
+  int n = log_entries(w, e);
+  for (int i = 0; i < a->must->n; i++) {
+    int hit = 0;
+    for (int k = 0; k < n && e[k]->at <= T && !hit; k++)
+      hit = (uint64_t)k + 1 > a->must->after && touches(e[k], a->must->r[i]);
+    if (!hit) return 0;
+  }
+  return 1;
+}
 /* The page's rule (lib/page/paintlog_js.c), over the scripted future: the
  * first moment T >= now at which it holds. */
 static int f_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *ud) {
@@ -302,13 +317,18 @@ static int f_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *u
   g_log_asks++;
   double t0 = g_t, T = t0 + a->timeout_ms;
   int timed_out = 1;
-  double cand[1100];
+  double cand[2200];
   int nc = 0;
+  double mq = a->must && a->must->quiet_ms > a->quiet_ms ? a->must->quiet_ms : a->quiet_ms;
   cand[nc++] = t0;
   cand[nc++] = t0 + a->quiet_ms;
+  cand[nc++] = t0 + mq;
   if (!a->need) cand[nc++] = t0 + a->window_ms;
-  for (int i = 0; i < w->nch && nc < 1090; i++)
-    if (!w->ch[i].unseen && w->ch[i].at + a->quiet_ms > t0) cand[nc++] = w->ch[i].at + a->quiet_ms;
+  for (int i = 0; i < w->nch && nc < 2190; i++)
+    if (!w->ch[i].unseen) {
+      if (w->ch[i].at + a->quiet_ms > t0) cand[nc++] = w->ch[i].at + a->quiet_ms;
+      if (w->ch[i].at + mq > t0) cand[nc++] = w->ch[i].at + mq;
+    }
   for (int i = 1; i < nc; i++)
     for (int k = i; k > 0 && cand[k] < cand[k - 1]; k--) {
       double t = cand[k];
@@ -320,7 +340,8 @@ static int f_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *u
     if (c < t0 || c >= t0 + a->timeout_ms) continue;
     sc__log_reply rep = log_at(w, a, c);
     double from = rep.last_ms > t0 ? rep.last_ms : t0;
-    int ok = rep.n > 0 ? c - from >= a->quiet_ms : !a->need && c - t0 >= a->window_ms;
+    double q = must_reached(w, a, c) ? a->quiet_ms : mq;
+    int ok = rep.n > 0 ? c - from >= q : !a->need && c - t0 >= a->window_ms;
     if (ok) {
       T = c;
       timed_out = 0;
@@ -368,7 +389,7 @@ static int setup(void **st) {
   g_guest_checks = 0;
   g_held_checks = g_held_checks_failed = 0;
   g_captures = g_log_asks = 0;
-  g_overlay = g_log_blind = 0;
+  g_overlay = g_log_blind = g_log_must_off = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
   g_s.regions = g_regions;
