@@ -100,19 +100,21 @@ static void no_record_leaves_the_verdict(void **st) {
   assert_int_equal(lost(&k_click), 0);
 }
 
-static void wheel_notches_are_counted_in_their_direction(void **st) {
+static void wheel_notches_are_seen_in_their_direction(void **st) {
   (void)st;
   const sc_action in3 = {.kind = SC_ACTION_WHEEL, .at = {20, 20}, .notches = -3};
   ev_reset();
-  ev_add('w', 1002, 20.5, 20.5, -1, 1002.1);
   ev_add('w', 1252, 20.5, 20.5, 1, 1252.1); /* the wrong way: not one of them */
-  ev_add('w', 1502, 20.5, 20.5, -1, 1502.1);
   assert_int_equal(lost(&in3), 1);
-  assert_string_equal(g_why, "the page saw 2 of its 3 wheel notches at (20,20)");
+  assert_string_equal(g_why, "the page saw none of its 3 wheel notches at (20,20)");
+  /* one event for three notches: Chromium coalesces the wheel events of a
+   * busy page, so fewer is no evidence */
+  ev_add('w', 1502, 20.5, 20.5, -1, 1502.1);
+  assert_int_equal(lost(&in3), 0);
   ev_add('w', 1503, 20.5, 20.5, -1, -1);
   assert_int_equal(lost(&in3), 1);
   assert_string_equal(g_why, "the page sent nothing in the 37 ms after its last wheel notch");
-  g_e.ev[3].sent_ms = 1503.2;
+  g_e.ev[2].sent_ms = 1503.2;
   assert_int_equal(lost(&in3), 0);
 }
 
@@ -215,7 +217,7 @@ int main(void) {
       cmocka_unit_test(a_click_seen_but_not_sent_is_lost),
       cmocka_unit_test(silence_says_nothing_without_a_live_sender),
       cmocka_unit_test(no_record_leaves_the_verdict),
-      cmocka_unit_test(wheel_notches_are_counted_in_their_direction),
+      cmocka_unit_test(wheel_notches_are_seen_in_their_direction),
       cmocka_unit_test(keys_and_moves),
       cmocka_unit_test_setup_teardown(a_failed_step_whose_click_the_page_never_saw_is_a_fault,
                                       setup_inputs, teardown),
