@@ -90,7 +90,7 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
     for (i = find(ev, 0, 'k', at, 0, since); i < ev->n; i = find(ev, i + 1, 'k', at, 0, since))
       seen++, last = i;
     if (seen < n) {
-      snprintf(why, len, "the page saw %d keydown of its %d (%s)", seen, n,
+      snprintf(why, len, "the page saw %d of its %d keydowns (%s)", seen, n,
                a->key ? a->key : "?");
       return 1;
     }
