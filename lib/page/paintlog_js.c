@@ -40,7 +40,13 @@
  *   `timeout` ms passed since the call, or the page turned blind (unless
  *   blindOk: SC_DEBUG_LOG_TRUST, tests of the fallback only).
  * quiet = window = 0 and need false answer at once (the counter read
- * around a capture). */
+ * around a capture).
+ *
+ * It also records the inputs the page was given and what it sent after
+ * them (a ring of SC__INPUT_RING trusted mousedown/mouseup/wheel/keydown
+ * events, sends to open WebSockets and to workers), read by
+ * __stepcheck_log.inputs(g) when a step fails (inputlog.c,
+ * run/input_seen.c). */
 #include "paintlog.h"
 
 const char sc__paintlog_js[] =
