@@ -12,6 +12,9 @@
  * this many entries counts the lost ones as touching. */
 #define SC__LOG_RING 256
 #define SC__LOG_RING_STR "256"
+/* Inputs the page keeps (a ring; inputlog.c). */
+#define SC__INPUT_RING 64
+#define SC__INPUT_RING_STR "64"
 
 /* The script (a function expression run at once; top frame only). */
 extern const char sc__paintlog_js[];

@@ -43,7 +43,13 @@
  * around a capture). must (null, or rectangles flat [x, y, w, h, ...]):
  * until an entry after `mafter` touched every one of them, the quiet time
  * is mquiet, not quiet (a step's regions that must change: an answer
- * drawn in pieces is not captured between them). */
+ * drawn in pieces is not captured between them).
+ *
+ * It also records the inputs the page was given and what it sent after
+ * them (a ring of SC__INPUT_RING trusted mousedown/mouseup/wheel/keydown
+ * events, sends to open WebSockets and to workers), read by
+ * __stepcheck_log.inputs(g) when a step fails (inputlog.c,
+ * run/input_seen.c). */
 #include "paintlog.h"
 
 const char sc__paintlog_js[] =
@@ -248,7 +254,29 @@ const char sc__paintlog_js[] =
     "timer=setTimeout(check,Math.max(0,at-t));}"
     "w.poke=function(){if(timer&&!w.p){w.p=1;clearTimeout(timer);timer=setTimeout(check,0);}};"
     "waiters.push(w);check();});}"
-    "Object.defineProperty(window,'__stepcheck_log',{value:Object.freeze({wait:wait,"
+    /* The inputs the page was given and what it sent (inputlog.c): the
+     * trusted mousedown, mouseup, wheel and keydown events (this listener
+     * is the first of all, on window, capture phase), in a ring of INS
+     * with their time, client position and the page's sends so far, and
+     * every message the page hands to an open WebSocket or to a worker:
+     * the inputs not yet followed by one get its time. Sockets sent on are
+     * remembered weakly (the last SOCKS) to say whether one is still open. */
+    "var INS=" SC__INPUT_RING_STR ",ins=new Array(INS),nin=0,sends=0,SOCKS=8,socks=[],sockSeen=new WeakSet();"
+    "function sent(){sends++;var t=now();"
+    "for(var i=nin-1;i>=0&&i>=nin-INS&&ins[i%INS].s<0;i--)ins[i%INS].s=t;}"
+    "['mousedown','mouseup','wheel','keydown'].forEach(function(n){addEventListener(n,function(e){"
+    "if(!e.isTrusted)return;var m=n!=='keydown';"
+    "ins[nin%INS]={k:n,t:now(),x:m?e.clientX:-1,y:m?e.clientY:-1,d:n==='wheel'?Math.sign(e.deltaY):0,"
+    "s:-1,b:sends};nin++;},{capture:true,passive:true});});"
+    "if(window.WebSocket)wrap(WebSocket.prototype,'send',function(w){if(w.readyState!==1)return;"
+    "if(!sockSeen.has(w)){sockSeen.add(w);socks.push(new WeakRef(w));if(socks.length>SOCKS)socks.shift();}"
+    "sent();});"
+    "if(window.Worker)wrap(Worker.prototype,'postMessage',sent);"
+    "function inputs(g){var o=[],open=0,i;for(i=Math.max(0,nin-INS);i<nin;i++){var e=ins[i%INS];"
+    "o.push([e.k,e.t,e.x,e.y,e.d,e.s,e.b]);}"
+    "for(i=0;i<socks.length;i++){var w=socks[i].deref();if(w&&w.readyState===1)open++;}"
+    "return {now:now(),doc:ORIGIN,blind:blind(g),open:open,sends:sends,n:nin,ev:o};}"
+    "Object.defineProperty(window,'__stepcheck_log',{value:Object.freeze({wait:wait,inputs:inputs,"
     "seq:function(){return seq;},"
     /* the last n entries, for a person debugging a page (docs/design.md) */
     "tail:function(n){var o=[];for(var s=Math.max(0,seq-Math.min(n||16,CAP));s<seq;s++){"

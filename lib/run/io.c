@@ -39,8 +39,12 @@ static int p_log_wait(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void 
   return sc__page_log_wait_async(ctx, ask, cb, ud);
 }
 
+static int p_inputs(void *ctx, double timeout_ms, sc__io_inputs cb, void *ud) {
+  return sc__page_inputs_async(ctx, timeout_ms, cb, ud);
+}
+
 sc__runner_io sc__runner_page_io(sc_page *p) {
   sc__runner_io io = {p_move,  p_click,  p_notch, p_key, p_capture, p_decode,
-                      p_timer, p_cancel, p_guest, p,     p_log_wait};
+                      p_timer, p_cancel, p_guest, p,     p_log_wait, p_inputs};
   return io;
 }

@@ -10,6 +10,7 @@
 
 #include "image/pack.h"
 #include "judge/judge.h"
+#include "page/inputlog.h"
 #include "page/paintlog.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
@@ -22,6 +23,9 @@ typedef void (*sc__io_captured)(int status, const char *errmsg, const char *raw,
 typedef void (*sc__io_tick)(void *ud);
 /* The paint log's answer (page/paintlog.h; rep borrowed for the call). */
 typedef void (*sc__io_logged)(int status, const char *errmsg, const sc__log_reply *rep,
+                              void *ud);
+/* The page's record of its inputs (page/inputlog.h; ev borrowed for the call). */
+typedef void (*sc__io_inputs)(int status, const char *errmsg, const sc__input_evidence *ev,
                               void *ud);
 
 /* How the runner reaches the page and the clock (see io.c). Each function
@@ -46,6 +50,9 @@ typedef struct sc__runner_io {
   /* wait in the page on its paint log (docs/design.md, "Paint log"); NULL
    * = no log: rest is proven by screenshot pairs */
   int (*log_wait)(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void *ud);
+  /* what the page saw of its inputs and sent after them, answered at once
+   * (input_seen.c); NULL = not asked: a failure stays the application's */
+  int (*inputs)(void *ctx, double timeout_ms, sc__io_inputs cb, void *ud);
 } sc__runner_io;
 
 /* The table that drives a real page on its loop. */
@@ -377,6 +384,18 @@ void sc__step_capture(sc__runner *r);
  * previous capture's pixels). */
 void sc__step_log_begin(sc__runner *r);
 void sc__step_log_captured(sc__runner *r, int same);
+/* A step failed (its reason set, as the application's failure): before it
+ * is final, ask the page whether its gesture's inputs left the browser;
+ * on positive evidence that they did not, it ends as a fault (SC_EIO,
+ * "input lost before it left the browser: ..."), else as it was
+ * (input_seen.c). */
+void sc__step_failed(sc__runner *r);
+/* The decision: 1 when ev shows that an input of action a, whose gesture
+ * began at t0 (run clock) and was judged for timeout_ms, never left the
+ * browser, with why ("the page saw no mousedown at (x,y)"); 0 when it
+ * left, or the evidence cannot say. */
+int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
+                   const sc__input_evidence *ev, char *why, size_t len);
 /* The machine moves on after a step (step.c calls it). */
 void sc__runner_step_end(sc__runner *r, int rc);
 /* An I/O reply arrived: 0 when the machine may go on, else the error that

@@ -440,7 +440,7 @@ static void timed_out(sc__runner *r, size_t first_bad) {
     snprintf(msg, sizeof msg, "screen not settled after %.0f ms", sm->last_t);
     set_reason(sm->res, msg);
   }
-  finish(r, 0);
+  sc__step_failed(r); /* unless the input never left the browser (input_seen.c) */
 }
 
 /* The time ran out between captures: the reason as of the last one. */

@@ -364,7 +364,7 @@ static sc_scenario g_s;
 static sc_run_result g_rr;
 
 static const sc__runner_io k_io = {f_move,   f_click, f_notch,  f_key, f_capture,
-                                   f_decode, f_timer, f_cancel, f_guest, NULL,  NULL};
+                                   f_decode, f_timer, f_cancel, f_guest, NULL,  NULL, NULL};
 
 static void runner_init(sc__runner *r, sc_run_result *rr) {
   memset(r, 0, sizeof *r);

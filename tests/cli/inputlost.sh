@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# An input lost before it left the browser is a fault, not the
+# application's failure (docs/reliability.md, "Where the clicks were
+# lost"): real Chromium, the fixture map app behind a remote-display client
+# that forwards its input over a real WebSocket to a sink this test starts
+# (fixtures/inputlost; the sink is a 30-line stdlib server that logs what
+# it gets). A click whose step fails:
+# 1. plain: the client forwards the click, the app draws: PASS, exit 0 (the
+#    rig works: the sink got the click);
+# 2. ?drop: the page saw the mousedown and mouseup but its client sent
+#    nothing after them (the sink got no click): a fault, exit 3, the
+#    reason says "input lost before it left the browser";
+# 3. ?ignore: the client sent the click on (the sink got it) but the app
+#    ignored it: the application's failure, exit 1, "map unchanged";
+# 4. ?drop with the connection gone (the sink closes it after the hello):
+#    no open socket, so no evidence that the browser lost the input (a
+#    server gone is the application's side): exit 1.
+# Sabotage (run by hand, docs/reliability.md): with the check removed
+# (step.c's timed_out calling finish(r, 0) instead of sc__step_failed),
+# case 2 exits 1.
+set -uo pipefail
+cli=${SC_CLI:?}
+fx=${SC_FIXTURES:?}
+tmp=$(mktemp -d /tmp/sc-inputlost-XXXXXX)
+sink=""
+cleanup() {
+  [ -n "$sink" ] && kill "$sink" 2>/dev/null && wait "$sink" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+. "$(dirname "$0")/../util/tally.sh"
+
+cat >"$tmp/sink.py" <<'PY'
+# A WebSocket sink: the handshake, then every text frame a client sends is
+# a line of the log; with "close", each connection is closed after its
+# first message.
+import base64, hashlib, socket, sys, threading
+log, close = open(sys.argv[1], "a", buffering=1), sys.argv[3] == "close"
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+open(sys.argv[2], "w").write(str(srv.getsockname()[1]))
+def read(c, n):
+    b = b""
+    while len(b) < n:
+        d = c.recv(n - len(b))
+        if not d: raise EOFError
+        b += d
+    return b
+def serve(c):
+    h = b""
+    while b"\r\n\r\n" not in h: h += c.recv(4096)
+    key = [l.split(b":", 1)[1].strip() for l in h.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key:")][0]
+    acc = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+    c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Accept: " + acc + b"\r\n\r\n")
+    try:
+        while True:
+            b0, b1 = read(c, 2)
+            n = b1 & 127
+            if n == 126: n = int.from_bytes(read(c, 2), "big")
+            elif n == 127: n = int.from_bytes(read(c, 8), "big")
+            mask = read(c, 4)
+            data = bytes(x ^ mask[i % 4] for i, x in enumerate(read(c, n)))
+            if b0 & 15 == 8: break
+            log.write(data.decode(errors="replace") + "\n")
+            if close: break
+    except (EOFError, OSError):
+        pass
+    c.close()
+while True:
+    c, _ = srv.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+
+# run NAME QUERY [close]: a sink, then one cycle; $rc, the sink's log in $tmp/NAME.sink
+run() {
+  local name=$1 query=$2 mode=${3:-keep}
+  rm -f "$tmp/port"
+  python3 "$tmp/sink.py" "$tmp/$name.sink" "$tmp/port" "$mode" &
+  sink=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+  "$cli" run "$fx/inputlost/hide-layer.json" --allow-url-scheme file \
+    --url "file://$fx/inputlost/index.html?ws=$(cat "$tmp/port")$query" \
+    --report "$tmp/$name" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  rc=$?
+  kill "$sink" 2>/dev/null
+  wait "$sink" 2>/dev/null
+  sink=""
+  reason=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(next((s["reason"] for s in r["results"] if not s["passed"]), "-"), "| fault", any(s["fault"] for s in r["results"]))' "$tmp/$name/report.json" 2>/dev/null)
+  touch "$tmp/$name.sink"
+  echo "$name: exit $rc; $reason; the sink got $(grep -c '^mouse' "$tmp/$name.sink") click events of $(wc -l <"$tmp/$name.sink") messages"
+}
+
+run plain ""
+if [ "$rc" -eq 0 ] && grep -q "^mouseup" "$tmp/plain.sink"; then ok; else
+  bad "plain: exit $rc"; tail -3 "$tmp/plain.out" "$tmp/plain.err"
+fi
+
+run drop "&drop"
+if [ "$rc" -eq 3 ] && [[ $reason == "input lost before it left the browser: the page sent nothing in the "*" ms after its mouseup (map unchanged after "*"| fault True" ]] &&
+  grep -q "^move" "$tmp/drop.sink" && ! grep -q "^mouse" "$tmp/drop.sink"; then ok; else
+  bad "drop: exit $rc"; tail -3 "$tmp/drop.out" "$tmp/drop.err"
+fi
+
+run ignore "&ignore"
+if [ "$rc" -eq 1 ] && [[ $reason == "map unchanged after "*"| fault False" ]] &&
+  grep -q "^mouseup" "$tmp/ignore.sink"; then ok; else
+  bad "ignore: exit $rc"; tail -3 "$tmp/ignore.out" "$tmp/ignore.err"
+fi
+
+run closed "&drop" close
+if [ "$rc" -eq 1 ] && [[ $reason == "map unchanged after "*"| fault False" ]]; then ok; else
+  bad "closed: exit $rc"; tail -3 "$tmp/closed.out" "$tmp/closed.err"
+fi
+
+tally cli-inputlost
