@@ -58,6 +58,7 @@ class User {
     this.lastClick = null;
     this.lastClickAt = 0;
     this.shots = 0; // page.screenshot calls for verdicts (hashes), for bench/peer/steps.js
+    this.checkFinal = false; // steps.js --check-final 1: was the passing screenshot final?
   }
 
   // Load the page, wait for the guest canvas, read where it sits, and skip
@@ -216,7 +217,7 @@ class User {
     this.lastGestureEnd = t1;
     if (a.kind === 'click') { this.lastClick = a.at; this.lastClickAt = t1; }
     if (this.floor) return this.floorStep(st, t0);
-    let passed = false, verified = -1, captures = 0;
+    let passed = false, verified = -1, captures = 0, premature = false;
     if (a.kind === 'none') {
       // No gesture (a setup step such as "ready"): nothing can change
       // because of it, so wait until the page is drawn and at rest instead.
@@ -227,11 +228,22 @@ class User {
       const now = await this.hashes(st.watch);
       captures++;
       const t = performance.now() - t0;
-      if (now.every((h, i) => h !== before[i])) { passed = true; verified = t; break; }
+      if (now.every((h, i) => h !== before[i])) {
+        passed = true; verified = t;
+        if (this.checkFinal) {
+          // Was the passing screenshot the screen the app came to rest on?
+          // Looked at 1 s later, outside every measured interval and count.
+          await sleep(1000);
+          const shots = this.shots, later = await this.hashes(st.watch);
+          this.shots = shots;
+          premature = later.join() !== now.join();
+        }
+        break;
+      }
       if (t >= st.timeout_ms) break;
       await sleep(POLL_MS);
     }
-    return { passed, verified, gesture: t1 - t0, captures };
+    return { passed, verified, gesture: t1 - t0, captures, premature };
   }
 }
 

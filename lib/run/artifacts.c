@@ -104,19 +104,28 @@ void sc__runner_artifacts(sc__runner *r, sc_step_result *res, const char *region
       base ? sc__asprintf("%s-diff.png", base) : NULL,
   };
   int written = 0;
+  /* a region whose verdict does not compare with the screen before the
+   * gesture (a colour, equals, text) is not in that capture: after only */
+  sc_rect sub;
+  int with_before = sc__frame_sub(before, rr, &sub) == 0, want = with_before ? 3 : 1;
   if (!paths[0] || !paths[1] || !paths[2]) {
     why = sc__asprintf("out of memory");
-  } else {
+  } else if (with_before) {
     written += write_one(res, &why, paths[0], IMG_CROP, before, before, rr);
     written += write_one(res, &why, paths[1], IMG_CROP, before, after, rr);
     written += write_one(res, &why, paths[2], IMG_DIFF, before, after, rr);
+  } else {
+    written += write_one(res, &why, paths[1], IMG_CROP, before, after, rr);
   }
   char *note = NULL;
-  if (written < 3)
-    note = sc__asprintf("%d of 3 failure images not written: %s", 3 - written,
+  if (written < want)
+    note = sc__asprintf("%d of %d failure images not written: %s", want - written, want,
                         why ? why : "out of memory");
-  else
+  else if (with_before)
     note = sc__asprintf("see %s-{before,after,diff}.png", base);
+  else
+    note = sc__asprintf("see %s-after.png (judged on it alone: the screen before the gesture "
+                        "was not captured there)", base);
   if (note) sc__artifact_note(res, note);
   sc__free(note);
   sc__free(why);

@@ -15,26 +15,36 @@ static long area(sc_rect r) { return (long)r.w * (long)r.h; }
 
 /* What the paint log's verdict capture of step i covers: its own regions
  * and, when the bounding box wastes no more than the two apart would
- * cost, what the next capture will need (the next step's regions; after
- * the last step, every region: the drift check and the next cycle's
- * start). That capture is then proven for the next need too, and seeds
- * it when the log shows no paint there since (no second screenshot). */
-static void plan_captures(const sc_rect *need, sc_rect *cap, const sc_scenario *s, size_t n) {
+ * cost, what the next capture will need (the next step's at-rest capture
+ * before its gesture; after the last step, every region: the drift check
+ * and the next cycle's start). That capture is then proven for the next
+ * need too, and seeds it when the log shows no paint there since (no
+ * second screenshot). */
+static void plan_captures(const sc_rect *need, sc_rect *cap, const sc_rect *before,
+                          const sc_scenario *s, size_t n) {
   sc_rect all = {0, 0, 0, 0};
   for (size_t i = 0; i < s->nregions; i++) all = sc__rect_union(all, s->regions[i].r);
   for (size_t i = 0; i < n; i++) {
     int last_setup = i + 1 == s->nsetup, last = i + 1 == n;
-    sc_rect next = last_setup || last ? all : need[i + 1];
+    sc_rect next = last_setup || last ? all : before[i + 1];
     sc_rect u = sc__rect_union(need[i], next);
     cap[i] = need[i].w > 0 && next.w > 0 && area(u) <= area(need[i]) + area(next) ? u : need[i];
   }
+}
+
+/* Does the verdict of this kind compare with the at-rest capture before
+ * the gesture? (equals, stable, colour and text are judged on the
+ * capture alone; "before" only dates their first change) */
+static int needs_before(sc_expect_kind k) {
+  return k == SC_EXPECT_CHANGED || k == SC_EXPECT_UNCHANGED || k == SC_EXPECT_SCALE;
 }
 
 int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
   sc__runner_plan_free(r); /* a plan made again (the regions moved) */
-  r->need = sc__calloc(n ? 2 * n : 1, sizeof *r->need); /* need, then capture clips */
+  /* need, then capture clips, then the at-rest captures before gestures */
+  r->need = sc__calloc(n ? 3 * n : 1, sizeof *r->need);
   r->keep = sc__calloc(n ? n : 1, 1);
   r->cover = sc__calloc(n ? n : 1, 1);
   r->capture_at = sc__calloc(n ? n : 1, sizeof *r->capture_at);
@@ -42,23 +52,31 @@ int sc__runner_plan(sc__runner *r) {
   if (!r->need || !r->keep || !r->cover || !r->capture_at) return sc__err(SC_ENOMEM, "runner: out of memory");
   int rc = r->prep ? 0 : sc__judge_prep_new(&r->prep, s);
   if (rc < 0) return rc;
+  sc_rect *before = r->need + 2 * n;
   for (size_t i = 0; i < n; i++) {
     const sc_step *st = i < s->nsetup ? &s->setup[i] : &s->steps[i - s->nsetup];
     for (size_t e = 0; e < st->nexpect; e++) {
       const sc_expect *x = &st->expect[e];
       r->need[i] = sc__rect_union(r->need[i], s->regions[x->region].r);
+      if (needs_before(x->kind)) before[i] = sc__rect_union(before[i], s->regions[x->region].r);
       if (x->kind == SC_EXPECT_EQUALS && x->snapshot && strcmp(x->snapshot, "start") != 0) {
         for (size_t j = 0; j < n; j++) {
           const sc_step *o = j < s->nsetup ? &s->setup[j] : &s->steps[j - s->nsetup];
           if (!strcmp(o->id, x->snapshot)) {
             r->need[j] = sc__rect_union(r->need[j], s->regions[x->region].r);
+            before[j] = sc__rect_union(before[j], s->regions[x->region].r);
             r->keep[j] = 1;
           }
         }
       }
     }
   }
-  plan_captures(r->need, r->need + n, s, n);
+  /* A step none of whose verdicts compares with the screen before it is
+   * still captured at rest before its gesture (the log counts its news
+   * from there): over all its regions, as before this plan. */
+  for (size_t i = 0; i < n; i++)
+    if (before[i].w <= 0) before[i] = r->need[i];
+  plan_captures(r->need, r->need + n, before, s, n);
   return 0;
 }
 

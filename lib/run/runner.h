@@ -129,7 +129,11 @@ typedef struct sc__stepm {
   const sc_step *st;
   size_t ni;                /* index into r->need */
   sc_step_result *res;
-  sc_rect U;
+  sc_rect U;                /* every region the step's expectations name */
+  sc_rect B;                /* what its at-rest capture before the gesture covers: the
+                               regions whose verdict compares with it (changed,
+                               unchanged, scale) and the snapshots later steps name
+                               (run.c, before_need) */
   sc_rect C;                /* the verdict capture's clip on the paint log: U and, when
                                cheap, the next capture's need (run.c) */
   sc_rect C_now;            /* the clip of the capture in flight */
@@ -190,7 +194,8 @@ struct sc__runner {
   int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture;
                                  then, per step, the paint log's verdict capture clip
-                                 (run.c, plan_captures) */
+                                 (run.c, plan_captures); then, per step, the at-rest
+                                 capture's before the gesture (stepm.B) */
   unsigned char *keep;        /* per step: a later check names its snapshot */
   signed char *cover;         /* per step: how the covering capture (need's second half)
                                  fared, learnt (run.c, sc__runner_covering) */
@@ -310,7 +315,7 @@ int sc__rect_covers(sc_rect a, sc_rect b);
 int sc__runner_plan(sc__runner *r);
 void sc__runner_plan_free(sc__runner *r);
 /* Does step ni's verdict capture cover the next need (r->need's second
- * half)? Learnt per step: a covering capture that the next at-rest capture
+ * third)? Learnt per step: a covering capture that the next at-rest capture
  * could not use (the park or the application painted there in between)
  * twice more often than one it could stops the covering for that step. */
 int sc__runner_covering(const sc__runner *r, size_t ni);

@@ -154,8 +154,10 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->st = st;
   sm->ni = ni;
   sm->begun = sc__now_ms();
+  size_t n = r->s->nsetup + r->s->nsteps;
   sm->U = r->need[ni];
-  sm->C = r->need[r->s->nsetup + r->s->nsteps + ni];
+  sm->C = r->need[n + ni];
+  sm->B = r->need[2 * n + ni];
   r->io_slowest = 0;
   r->log_late = 0;
   sm->res = sc__calloc(1, sizeof *sm->res);
@@ -214,10 +216,10 @@ static void park_done(int status, const char *errmsg, void *ud) {
 
 static void pre_settle(sc__runner *r) {
   sc__stepm *sm = &r->sm;
-  if (sm->U.w > 0) {
+  if (sm->B.w > 0) {
     sc__frame seed;
-    sc__runner_seed(r, &seed, sm->U);
-    sc__runner_settle(r, sm->U, sc__now_ms() + sm->st->timeout_ms, pre_done, &seed);
+    sc__runner_seed(r, &seed, sm->B);
+    sc__runner_settle(r, sm->B, sc__now_ms() + sm->st->timeout_ms, pre_done, &seed);
     sc__frame_free(&seed);
     return;
   }

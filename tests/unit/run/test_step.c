@@ -499,13 +499,13 @@ static int g_right_changes;
 static void halves_hook(sc__runner *r, const sc_step_result *res, void *ud) {
   (void)r, (void)ud;
   if (strcmp(res->step_id, "first") != 0) return;
-  g_w.after = "M";
+  g_w.after = g_right_changes ? "m" : "M"; /* the right block stays as it is then */
   if (g_right_changes) g_w.ch[g_w.nch++] = (change){.at = g_t + 100, .id = 'k'};
 }
 
-static void run_halves(int right_changes) {
+static void run_halves(int right_changes, sc_expect_kind right_kind) {
   sc_expect left = {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1, .min_pixels = 1};
-  sc_expect both[2] = {left, {.kind = SC_EXPECT_STABLE, .region = 1, .threshold = 0}};
+  sc_expect both[2] = {left, {.kind = right_kind, .region = 1, .threshold = 0}};
   g_s.regions = g_halves;
   g_s.nregions = 2;
   g_steps[0].expect = &left;
@@ -531,15 +531,25 @@ static void run_halves(int right_changes) {
 
 static void a_step_starts_from_what_was_last_seen(void **st) {
   (void)st;
-  run_halves(0);
+  run_halves(0, SC_EXPECT_UNCHANGED);
   /* settle 300 ms after the click's reply, park (1 ms), one capture */
   assert_true(g_w.click_at[1] == g_w.click_end[0] + 300 + 1 + CAP);
 }
 
 static void a_change_nobody_saw_needs_the_second_capture(void **st) {
   (void)st;
-  run_halves(1);
+  run_halves(1, SC_EXPECT_UNCHANGED);
   assert_true(g_w.click_at[1] == g_w.click_end[0] + 300 + 1 + 2 * CAP);
+}
+
+/* The at-rest capture before a gesture covers only the regions whose
+ * verdict compares with it: a change in a region the step judges as
+ * "stable" (on its own captures) is no reason to capture again before
+ * the gesture. Its other half is the test above: "unchanged" there. */
+static void a_region_judged_without_before_is_not_captured_before(void **st) {
+  (void)st;
+  run_halves(1, SC_EXPECT_STABLE);
+  assert_true(g_w.click_at[1] == g_w.click_end[0] + 300 + 1 + CAP);
 }
 
 /* Pacing: a step that sees nothing for its whole 8 s backs off to one poll
@@ -691,6 +701,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(a_step_starts_from_what_was_last_seen, setup, teardown),
       cmocka_unit_test_setup_teardown(a_change_nobody_saw_needs_the_second_capture, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(a_region_judged_without_before_is_not_captured_before,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(a_restless_cycle_end_gives_no_start, setup, teardown),
       cmocka_unit_test_setup_teardown(a_still_screen_is_polled_less_and_less, setup, teardown),
       cmocka_unit_test_setup_teardown(a_late_change_is_seen_soon_after_it_happens, setup,

@@ -576,6 +576,44 @@ static void sabotage_a_log_ignoring_the_regions_captures_between_pieces(void **s
   assert_true(g_r.capture_at[0] > 0);
 }
 
+/* The Xpra pattern: the park before the second step repaints the left
+ * half (the building the pointer leaves loses its hover look), where the
+ * second step only looks for a colour, judged on its own capture. Its
+ * at-rest capture before the click covers the regions whose verdict
+ * compares with it (the right half, "changed"): the first step's verdict
+ * capture, which covered it, is that capture, and no screenshot is taken
+ * before the click. Sabotage: the second step also expects the left half
+ * to change, and the park's paint there costs a capture before it. */
+static int before_the_second_click(int left_changed) {
+  static sc_expect two[2];
+  halves();
+  two[0] = g_on_right;
+  two[1] = left_changed ? g_on_left
+                        : (sc_expect){.kind = SC_EXPECT_COLOR, .region = 0, .rgb = 0xffffff,
+                                      .min_pixels = 1};
+  g_steps[1].expect = two;
+  g_steps[1].nexpect = 2;
+  replan();
+  g_r.io.capture = f_capture;
+  g_w.after = "K";
+  g_w.delay = 10;
+  assert_true(step(0, 1)->passed);
+  g_w.ch[g_w.nch++] = (change){.at = g_t, .id = 'K', .r = {0, 0, 50, H}}; /* the park */
+  int caps = g_captures;
+  g_w.after = "l"; /* a bigger left block and the right one */
+  const sc_step_result *res = step(1, 1);
+  assert_true(res->passed);
+  return g_captures - caps - res->captures;
+}
+static void a_region_judged_on_its_own_capture_is_not_captured_before(void **st) {
+  (void)st;
+  assert_int_equal(before_the_second_click(0), 0);
+}
+static void sabotage_a_region_that_must_change_is_captured_before(void **st) {
+  (void)st;
+  assert_int_equal(before_the_second_click(1), 1);
+}
+
 /* A zoom: no capture between the notches (the log dates the first one),
  * one capture after the last. */
 static void a_zoom_takes_one_capture_and_dates_its_first_notch(void **st) {
@@ -664,6 +702,8 @@ int main(void) {
       T(sabotage_a_covering_capture_that_is_used_goes_on),
       T(an_answer_in_pieces_is_captured_once_it_reached_every_region),
       T(sabotage_a_log_ignoring_the_regions_captures_between_pieces),
+      T(a_region_judged_on_its_own_capture_is_not_captured_before),
+      T(sabotage_a_region_that_must_change_is_captured_before),
       T(a_zoom_takes_one_capture_and_dates_its_first_notch),
       T(nothing_happens_times_out_with_one_capture),
       T(a_blind_page_changing_by_itself_never_rests),
