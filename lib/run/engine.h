@@ -58,9 +58,9 @@ int sc__multi_active(const sc_multi *m);
 int sc__multi_watch_shared(sc_multi *m);
 /* Match what came in since the last call (nothing when not watching). */
 void sc__multi_shared_judge(sc_multi *m);
-/* After a final match: 1 when user b's screen followed user *a's gestures
+/* As matched so far: 1 when user b's screen followed user *a's gestures
  * (*hits of *chances, shared.h), else 0; 0 when not watching. */
-int sc__multi_shared_suspect(sc_multi *m, size_t b, int *a, int *hits, int *chances);
+int sc__multi_shared_suspect(const sc_multi *m, size_t b, int *a, int *hits, int *chances);
 
 /* Versioned options (core/opts.h). */
 SC__OPTS_DECLARE(multi_options);

@@ -321,6 +321,7 @@ static void shared_warning(load *L) {
   size_t n = sc_multi_count(L->m);
   int first = -1, fa = -1, fh = 0, fc = 0, more = 0;
   char also[160] = "";
+  sc__multi_shared_judge(L->m); /* what came in since the last second */
   for (size_t b = 0; b < n; b++) {
     int a, hits, chances;
     if (!sc__multi_shared_suspect(L->m, b, &a, &hits, &chances)) continue;

@@ -208,10 +208,17 @@ static int set_io(muser *u, const sc__runner_io *io) {
   if (!u->m->shared) return 0;
   int rc = sc__shared_grow(u->m->shared, u->index + 1);
   if (rc < 0) return rc;
-  u->r.io = (sc__runner_io){w_move,  w_click,  w_notch, w_key,
-                            w_capture, w_decode, w_timer, w_cancel,
-                            io->guest ? w_guest : NULL, u,
-                            io->log_wait ? w_log_wait : NULL};
+  u->r.io = (sc__runner_io){.move = w_move,
+                            .click = w_click,
+                            .notch = w_notch,
+                            .key = w_key,
+                            .capture = w_capture,
+                            .decode = w_decode,
+                            .timer = w_timer,
+                            .cancel = w_cancel,
+                            .guest = io->guest ? w_guest : NULL,
+                            .ctx = u,
+                            .log_wait = io->log_wait ? w_log_wait : NULL};
   return 0;
 }
 
@@ -408,10 +415,8 @@ int sc__multi_watch_shared(sc_multi *m) {
   return m->shared ? 0 : sc__err(SC_ENOMEM, "multi: out of memory");
 }
 
-int sc__multi_shared_suspect(sc_multi *m, size_t b, int *a, int *hits, int *chances) {
-  if (!m->shared) return 0;
-  sc__shared_judge(m->shared);
-  return sc__shared_suspect(m->shared, (int)b, a, hits, chances);
+int sc__multi_shared_suspect(const sc_multi *m, size_t b, int *a, int *hits, int *chances) {
+  return m->shared ? sc__shared_suspect(m->shared, (int)b, a, hits, chances) : 0;
 }
 
 void sc__multi_shared_judge(sc_multi *m) { sc__shared_judge(m->shared); }

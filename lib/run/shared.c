@@ -7,7 +7,7 @@
 #include "core/core.h"
 #include "shared.h"
 
-#define SLACK_MS 1000.0
+#define SLACK_MS 100.0
 
 typedef struct ring_user {
   double in[SC__SHARED_INPUTS];
