@@ -8,6 +8,7 @@
 #include "shared.h"
 
 #define SLACK_MS 100.0
+#define EPS_MS 1e-6
 
 typedef struct ring_user {
   double in[SC__SHARED_INPUTS];
@@ -16,6 +17,10 @@ typedef struct ring_user {
   size_t nst;                  /* paint starts ever read */
   double from, upto;           /* what its log covers without a gap */
   int covered;                 /* its log answered at least once */
+  double lat[SC__SHARED_LATS]; /* its latest answers' delays (input to first paint start) */
+  size_t nlat;
+  double learnt_in;            /* the input whose answer was learnt last */
+  double win;                  /* window(), as of the match under way */
 } ring_user;
 
 typedef struct pair {
@@ -66,6 +71,35 @@ void sc__shared_input(sc__shared *sh, int u, double t) {
   x->in[x->nin++ % SC__SHARED_INPUTS] = t;
 }
 
+/* The latest time in [lo, hi] in the ring (newest last), or -1. */
+static double latest_in(const double *ring, size_t count, size_t cap, double lo, double hi) {
+  size_t k = count < cap ? count : cap;
+  double best = -1;
+  for (size_t i = 0; i < k; i++) {
+    double t = ring[(count - 1 - i) % cap];
+    if (t >= lo && t <= hi && t > best) best = t;
+    if (t < lo - SLACK_MS) break;
+  }
+  return best;
+}
+
+static int any_in(const double *ring, size_t count, size_t cap, double lo, double hi) {
+  return latest_in(ring, count, cap, lo, hi) >= 0;
+}
+
+/* The time a user's own input explains its page's paints for: the
+ * longest of its latest answers' delays and a margin, within bounds;
+ * SC__SHARED_CAUSE_MS until one is learnt. */
+static double window(const ring_user *x) {
+  if (!x->nlat) return SC__SHARED_CAUSE_MS;
+  double w = 0;
+  for (size_t k = 0; k < x->nlat && k < SC__SHARED_LATS; k++)
+    if (x->lat[k] > w) w = x->lat[k];
+  w += SC__SHARED_LAT_MARGIN_MS;
+  return w < SC__SHARED_CAUSE_MS ? SC__SHARED_CAUSE_MS
+         : w > SC__SHARED_LAT_MAX_MS ? SC__SHARED_LAT_MAX_MS : w;
+}
+
 void sc__shared_paints(sc__shared *sh, int u, const double *starts, int n, int lost,
                        double upto) {
   if (!sh || u < 0 || u >= sh->n || upto < 0) return;
@@ -74,20 +108,18 @@ void sc__shared_paints(sc__shared *sh, int u, const double *starts, int n, int l
     x->from = n > 0 && starts[0] >= 0 && starts[0] < upto ? starts[0] : upto;
     x->covered = 1;
   }
-  for (int i = 0; i < n; i++)
-    if (starts[i] >= 0) x->st[x->nst++ % SC__SHARED_STARTS] = starts[i];
-  if (upto > x->upto) x->upto = upto;
-}
-
-/* Is there a time in [lo, hi] in the ring (newest last)? */
-static int any_in(const double *ring, size_t count, size_t cap, double lo, double hi) {
-  size_t k = count < cap ? count : cap;
-  for (size_t i = 0; i < k; i++) {
-    double t = ring[(count - 1 - i) % cap];
-    if (t >= lo && t <= hi) return 1;
-    if (t < lo - SLACK_MS) break;
+  for (int i = 0; i < n; i++) {
+    double t = starts[i];
+    if (t < 0) continue;
+    /* the first paint start after an input: how long this page takes */
+    double in = latest_in(x->in, x->nin, SC__SHARED_INPUTS, t - SC__SHARED_LAT_MAX_MS, t);
+    if (in >= 0 && in > x->learnt_in) {
+      x->lat[x->nlat++ % SC__SHARED_LATS] = t - in;
+      x->learnt_in = in;
+    }
+    x->st[x->nst++ % SC__SHARED_STARTS] = t;
   }
-  return 0;
+  if (upto > x->upto) x->upto = upto;
 }
 
 static void judge_pair(sc__shared *sh, int a, int b) {
@@ -100,14 +132,20 @@ static void judge_pair(sc__shared *sh, int a, int b) {
   if (B->upto - SC__SHARED_TOL_MS < hi) hi = B->upto - SC__SHARED_TOL_MS;
   if (hi <= lo) return;
   size_t k = A->nst < SC__SHARED_STARTS ? A->nst : SC__SHARED_STARTS;
+  double wa = A->win, wb = B->win;
   for (size_t i = 0; i < k; i++) {
     double s = A->st[(A->nst - 1 - i) % SC__SHARED_STARTS];
     if (s < lo - SLACK_MS) break;
     if (s <= lo || s > hi) continue;
-    /* A's own answer to A's own input, while B sent nothing that could
-     * have made B's page paint then */
-    if (!any_in(A->in, A->nin, SC__SHARED_INPUTS, s - SC__SHARED_CAUSE_MS, s)) continue;
-    if (any_in(B->in, B->nin, SC__SHARED_INPUTS, s - SC__SHARED_CAUSE_MS, s + SC__SHARED_TOL_MS))
+    /* the start of A's answer to A's own input (its first paint since) */
+    double in = latest_in(A->in, A->nin, SC__SHARED_INPUTS, s - wa, s);
+    if (in < 0 || any_in(A->st, A->nst, SC__SHARED_STARTS, in, s - EPS_MS)) continue;
+    /* while B was idle: it sent nothing that could make its page paint
+     * then, and its page was not still answering (JOSM answers in bursts
+     * over hundreds of ms: a later burst is no paint start of its own) */
+    if (any_in(B->in, B->nin, SC__SHARED_INPUTS, s - wb, s + SC__SHARED_TOL_MS)) continue;
+    if (any_in(B->st, B->nst, SC__SHARED_STARTS, s - SC__SHARED_QUIET_MS,
+               s - SC__SHARED_TOL_MS - EPS_MS))
       continue;
     p->chances++;
     if (any_in(B->st, B->nst, SC__SHARED_STARTS, s - SC__SHARED_TOL_MS, s + SC__SHARED_TOL_MS))
@@ -118,6 +156,7 @@ static void judge_pair(sc__shared *sh, int a, int b) {
 
 void sc__shared_judge(sc__shared *sh) {
   if (!sh) return;
+  for (int u = 0; u < sh->n; u++) sh->u[u].win = window(&sh->u[u]);
   for (int a = 0; a < sh->n; a++)
     for (int b = 0; b < sh->n; b++)
       if (a != b) judge_pair(sh, a, b);

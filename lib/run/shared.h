@@ -6,10 +6,17 @@
  * dates (the start of every paint after a still moment, paintlog_js.c) and
  * from when each user sent its own input:
  *
- *   a chance, for the pair (A, B): a paint start s on A's page that an
- *   input of A's own explains (sent at most SC__SHARED_CAUSE_MS before s)
- *   while B sent nothing from SC__SHARED_CAUSE_MS before s until
- *   SC__SHARED_TOL_MS after it (B idle), within the time both logs cover;
+ *   a chance, for the pair (A, B): the first paint start s on A's page
+ *   after an input of A's own (sent at most A's window before s) while B
+ *   was idle: it sent nothing from B's window before s until
+ *   SC__SHARED_TOL_MS after it, and its page started no paint in the
+ *   SC__SHARED_QUIET_MS before (it was not still answering), within the
+ *   time both logs cover. A user's window is how long its own page takes
+ *   to answer: the longest delay from an input to the first paint start
+ *   after it among its latest SC__SHARED_LATS, plus
+ *   SC__SHARED_LAT_MARGIN_MS, within [SC__SHARED_CAUSE_MS,
+ *   SC__SHARED_LAT_MAX_MS] (the map app: the floor; JOSM through noVNC
+ *   answers in 70-340 ms);
  *   a hit: B's page started a paint within SC__SHARED_TOL_MS of s too.
  *
  * B is suspect when, for some A, hits >= SC__SHARED_MIN_HITS and hits are
@@ -27,12 +34,18 @@
 
 #include <stddef.h>
 
-/* An input explains a paint starting at most this long after it was sent. */
+/* An input explains a paint starting at least this long after it was
+ * sent, at most SC__SHARED_LAT_MAX_MS; learnt per user between. */
 #define SC__SHARED_CAUSE_MS 150.0
+#define SC__SHARED_LAT_MAX_MS 1000.0
+#define SC__SHARED_LAT_MARGIN_MS 30.0
+#define SC__SHARED_LATS 16
+/* A page that started a paint this long before is still answering. */
+#define SC__SHARED_QUIET_MS 150.0
 /* Two pages' paint starts this close are one update seen twice. */
 #define SC__SHARED_TOL_MS 20.0
 /* Hits needed, and their least share of the chances. */
-#define SC__SHARED_MIN_HITS 3
+#define SC__SHARED_MIN_HITS 5
 #define SC__SHARED_MIN_SHARE 0.5
 /* Ring sizes per user (the latest inputs, the latest paint starts). */
 #define SC__SHARED_INPUTS 128

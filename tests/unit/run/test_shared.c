@@ -3,7 +3,7 @@
  * report them, every time given (the rule reads no clock). Shared screens
  * (one update painted on both pages) are found; separate ones, a page's own
  * answers, a busy user and chance coincidences with a page's own timer are
- * not. */
+ * not; nor a page still answering its own input. */
 #include "testutil.h"
 
 #include "core/core.h"
@@ -54,21 +54,21 @@ static void one_screen_is_found(void **st) {
   log_at(0, -1, 0);
   log_at(1, -1, 0);
   int a, hits, chances;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 6; i++) {
     shared_gesture(0, 1, 1000 + 1000 * i, 8, 3);
     shared_gesture(1, 0, 1500 + 1000 * i, 12, -4);
-    if (i == 1) assert_false(suspect(1, &a, &hits, &chances)); /* two hits: not yet */
+    if (i == 3) assert_false(suspect(1, &a, &hits, &chances)); /* four hits: not yet */
   }
   assert_true(suspect(1, &a, &hits, &chances));
   assert_int_equal(a, 0);
-  assert_int_equal(hits, 4);
-  assert_int_equal(chances, 4);
+  assert_int_equal(hits, 6);
+  assert_int_equal(chances, 6);
   assert_true(suspect(0, &a, &hits, &chances));
   assert_int_equal(a, 1);
-  assert_int_equal(hits, 4);
+  assert_int_equal(hits, 6);
   /* judged once: asking again counts nothing twice */
   assert_true(suspect(0, &a, &hits, &chances));
-  assert_int_equal(chances, 4);
+  assert_int_equal(chances, 6);
 }
 
 /* Two screens: each page paints only after its own user's input, the two
@@ -110,8 +110,8 @@ static void a_busy_user_gives_no_chance(void **st) {
 
 /* A page with a timer of its own (a clock repainting every 1000 ms) on a
  * separate screen: user 0's answers every 300 ms meet a tick within TOL
- * now and then (3 of 25 here: t = 1000, 4000, 7000); hits reach
- * SC__SHARED_MIN_HITS but are far below half the chances: silent. */
+ * now and then (3 of 23 here: t = 1000, 4000, 7000): far below half
+ * the chances, silent however long it runs. */
 static void chance_coincidences_are_not(void **st) {
   (void)st;
   log_at(0, -1, 0);
@@ -126,7 +126,51 @@ static void chance_coincidences_are_not(void **st) {
   int a, hits, chances;
   assert_false(suspect(1, &a, &hits, &chances));
   assert_int_equal(hits, 3);
-  assert_int_equal(chances, 25);
+  assert_int_equal(chances, 23); /* 3100 and 6100: the clock had painted 100 ms before */
+}
+
+/* Sabotage of "not still answering": a page answers its own input in
+ * bursts (JOSM through noVNC: paint starts 100, 140, 180 and 220 ms after
+ * it, the last ones past SC__SHARED_CAUSE_MS), and user 0's answer
+ * (starting 200 ms after user 1's input) meets one of those bursts every
+ * time, on a separate screen: user 1 was not idle, no chance. */
+static void a_page_still_answering_gives_no_chance(void **st) {
+  (void)st;
+  log_at(0, -1, 0);
+  log_at(1, -1, 0);
+  for (int i = 0; i < 6; i++) {
+    double t = 1000 + 1000 * i;
+    sc__shared_input(g, 1, t);
+    sc__shared_input(g, 0, t + 192);
+    double burst[4] = {t + 100, t + 140, t + 180, t + 220};
+    sc__shared_paints(g, 1, burst, 4, 0, t + 400);
+    log_at(0, t + 200, t + 400);
+  }
+  int a, hits, chances;
+  assert_false(suspect(1, &a, &hits, &chances));
+  assert_int_equal(chances, 0);
+}
+
+/* Sabotage of the learnt window: user 1's page answers its own input in
+ * one paint 300 ms later (past SC__SHARED_CAUSE_MS), and user 0's answer
+ * lands on it every time, on a separate screen. User 1's window is learnt
+ * from its first answer on (300 + SC__SHARED_LAT_MARGIN_MS): it was
+ * still waiting for its own answer, no chance (the first pair, before any
+ * answer was learnt, is one chance without a hit: not enough). */
+static void a_slow_page_learns_its_window(void **st) {
+  (void)st;
+  log_at(0, -1, 0);
+  log_at(1, -1, 0);
+  int a, hits, chances;
+  for (int i = 0; i < 8; i++) {
+    double t = 1000 + 1000 * i;
+    sc__shared_input(g, 1, t);
+    sc__shared_input(g, 0, t + 290);
+    log_at(1, t + 300, t + 400);
+    log_at(0, t + 305, t + 400);
+  }
+  assert_false(suspect(1, &a, &hits, &chances));
+  assert_true(hits <= 1);
 }
 
 /* A paint start is matched only once the other log covers it (TOL past
@@ -137,7 +181,7 @@ static void coverage(void **st) {
   log_at(0, -1, 0);
   log_at(1, -1, 0);
   int a, hits, chances;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 5; i++) {
     double t = 1000 + 1000 * i;
     sc__shared_input(g, 0, t);
     log_at(0, t + 5, t + 100);
@@ -145,24 +189,24 @@ static void coverage(void **st) {
   /* user 1's log has not answered since 0: nothing judged */
   assert_false(suspect(1, &a, &hits, &chances));
   assert_int_equal(chances, 0);
-  /* it answers now with the three paints: all three are hits */
-  double p[3] = {1006, 2006, 3006};
-  sc__shared_paints(g, 1, p, 3, 0, 3500);
+  /* it answers now with the five paints: all five are hits */
+  double p[5] = {1006, 2006, 3006, 4006, 5006};
+  sc__shared_paints(g, 1, p, 5, 0, 5500);
   assert_true(suspect(1, &a, &hits, &chances));
-  assert_int_equal(hits, 3);
-  /* a lost answer: user 1 covered only from its oldest start kept (5006),
-   * so only A's starts from TOL past it are matched: 4005 and 5005 fell
-   * in the gap */
-  for (int i = 0; i < 3; i++) {
-    double t = 4000 + 1000 * i;
+  assert_int_equal(hits, 5);
+  /* a lost answer: user 1 covered only from its oldest start kept (8006),
+   * so only A's starts from TOL past it are matched: 6005, 7005 and 8005
+   * fell in the gap */
+  for (int i = 0; i < 4; i++) {
+    double t = 6000 + 1000 * i;
     sc__shared_input(g, 0, t);
     log_at(0, t + 5, t + 100);
   }
-  double q = 5006;
-  sc__shared_paints(g, 1, &q, 1, 1, 6500);
+  double q = 8006;
+  sc__shared_paints(g, 1, &q, 1, 1, 9500);
   assert_true(suspect(1, &a, &hits, &chances));
-  assert_int_equal(chances, 4);
-  assert_int_equal(hits, 3); /* 6005: user 1's page did not paint */
+  assert_int_equal(chances, 6);
+  assert_int_equal(hits, 5); /* 9005: user 1's page did not paint */
 }
 
 /* Users added later (a ramp): the pairs counted so far stay. */
@@ -170,13 +214,13 @@ static void growing_keeps_counts(void **st) {
   (void)st;
   log_at(0, -1, 0);
   log_at(1, -1, 0);
-  for (int i = 0; i < 3; i++) shared_gesture(0, 1, 1000 + 1000 * i, 8, 3);
+  for (int i = 0; i < 5; i++) shared_gesture(0, 1, 1000 + 1000 * i, 8, 3);
   sc__shared_judge(g);
   assert_int_equal(sc__shared_grow(g, 9), 0);
   int a, hits, chances;
   assert_true(suspect(1, &a, &hits, &chances));
   assert_int_equal(a, 0);
-  assert_int_equal(hits, 3);
+  assert_int_equal(hits, 5);
   assert_false(suspect(8, &a, &hits, &chances));
   assert_int_equal(hits, 0);
 }
@@ -187,6 +231,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(separate_screens_are_not, setup, teardown),
       cmocka_unit_test_setup_teardown(a_busy_user_gives_no_chance, setup, teardown),
       cmocka_unit_test_setup_teardown(chance_coincidences_are_not, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_page_still_answering_gives_no_chance, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_slow_page_learns_its_window, setup, teardown),
       cmocka_unit_test_setup_teardown(coverage, setup, teardown),
       cmocka_unit_test_setup_teardown(growing_keeps_counts, setup, teardown),
   };
