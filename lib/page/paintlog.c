@@ -73,7 +73,7 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
     return;
   }
   sc__log_reply rep = {0};
-  rep.first_ms = rep.last_ms = -1;
+  rep.first_ms = rep.last_ms = rep.now_ms = -1;
   json_t *v = json_object_get(json_object_get(res, "result"), "value");
   json_t *b = json_object_get(v, "blind");
   if (json_object_get(res, "exceptionDetails") || !json_is_object(v) ||
@@ -110,6 +110,18 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
   double late = now >= 0 && p->log_rtt > 0 ? got - (now - p->log_off) : 0;
   rep.stall_ms = gap > late ? gap : late;
   rep.lost = json_is_true(json_object_get(v, "lost"));
+  rep.now_ms = to_run(p, now);
+  /* the paint starts since the last answer (the page's ring holds no more) */
+  double starts[SC__LOG_RING];
+  json_t *st = json_object_get(v, "st");
+  for (size_t i = 0; json_is_array(st) && i < json_array_size(st) && rep.nstarts < SC__LOG_RING;
+       i++) {
+    double t = to_run(p, json_is_number(json_array_get(st, i))
+                             ? json_number_value(json_array_get(st, i)) : -1);
+    if (t >= 0) starts[rep.nstarts++] = t;
+  }
+  rep.starts = starts;
+  rep.starts_lost = num(v, "sl", 0) > 0;
   c.cb(0, NULL, &rep, c.ud);
 }
 

@@ -16,6 +16,11 @@
 #define SC__INPUT_RING 64
 #define SC__INPUT_RING_STR "64"
 
+/* A paint over the guest after this long with none is a paint start (the
+ * shared-session detection's evidence, lib/run/shared.h). */
+#define SC__LOG_START_GAP_MS 30
+#define SC__LOG_START_GAP_STR "30"
+
 /* The script (a function expression run at once; top frame only). */
 extern const char sc__paintlog_js[];
 
@@ -55,6 +60,11 @@ typedef struct sc__log_reply {
   double first_ms, last_ms;
   int timed_out;
   int lost;           /* the log could not say (overwritten, a reload): n counts 1 */
+  const double *starts; /* the paint starts over the guest since the last answer,
+                           on the run's clock (borrowed: valid in the callback) */
+  int nstarts;
+  int starts_lost;    /* some starts before these were overwritten unread */
+  double now_ms;      /* when the page answered (run's clock; -1 unknown) */
   double stall_ms;    /* the longest the page or the browser stood still during the
                          wait (a frozen renderer: the page's heartbeat; a frozen
                          browser: the answer's late arrival), about 0 normally */

@@ -32,7 +32,7 @@
  * blindOk, must, mafter, mquiet), where g
  * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
  * px), after a sequence number. It resolves with {seq, n, first, last, now,
- * timedOut, blind, lost}: n entries after `after` touch r, the first and
+ * timedOut, blind, lost, st, sl}: n entries after `after` touch r, the first and
  * last of them at page times first and last (-1 none); it resolves when
  *   n > 0 and no entry touched r for `quiet` ms since the last one and
  *   since the call (an answer to the last input may still be on its way), or
@@ -44,6 +44,11 @@
  * until an entry after `mafter` touched every one of them, the quiet time
  * is mquiet, not quiet (a step's regions that must change: an answer
  * drawn in pieces is not captured between them).
+ * Every answer also carries st, the page times of the paint starts
+ * (an entry over the guest after SC__LOG_START_GAP_MS with none) since the
+ * answer before it, and sl, how many of those the ring lost: the
+ * runner's shared-session detection (lib/run/shared.h) matches them
+ * across users.
  *
  * It also records the inputs the page was given and what it sent after
  * them (a ring of SC__INPUT_RING trusted mousedown/mouseup/wheel/keydown
@@ -57,13 +62,18 @@ const char sc__paintlog_js[] =
     "if(window.top!==window||window.__stepcheck_log)return;"
     "var ORIGIN=performance.timeOrigin,CAP=" SC__LOG_RING_STR ",ring=new Array(CAP),seq=0,now=performance.now.bind(performance),"
     "epoch=0,kick=false,pend=[],waiters=[],anims=0,blindReason=null,BIG=1e9,"
+    /* paint starts over the guest (the last wait's; before one, anywhere):
+     * a ring of their times, how many ever, how many answers told */
+    "G=null,ST=new Array(CAP),sn=0,told=0,lastP=-BIG,GAP=" SC__LOG_START_GAP_STR ","
     "C2=window.CanvasRenderingContext2D,HC=window.HTMLCanvasElement;"
     /* A 2D call only widens its canvas's pending rectangle (canvas px);
      * at the end of the task (a microtask) each canvas drawn on becomes
      * one entry, mapped into the viewport. Our own evaluations are tasks
      * of their own: they never see a task's calls before its entry. */
     "function flushSoon(){if(!kick){kick=true;queueMicrotask(flush);}}"
-    "function put(x0,y0,x1,y1,t,k){ring[seq%CAP]={t:t,u:now(),x0:x0,y0:y0,x1:x1,y1:y1,k:k};seq++;"
+    "function put(x0,y0,x1,y1,t,k){var u=now();ring[seq%CAP]={t:t,u:u,x0:x0,y0:y0,x1:x1,y1:y1,k:k};seq++;"
+    "if(!G||!(x1<=G[0]||x0>=G[0]+G[2]||y1<=G[1]||y0>=G[1]+G[3])){"
+    "if(t-lastP>=GAP){ST[sn%CAP]=t;sn++;}if(u>lastP)lastP=u;}"
     "for(var i=0;i<waiters.length;i++)waiters[i].poke();}"
     "function all(k){put(-BIG,-BIG,BIG,BIG,now(),typeof k==='string'?k:k&&k.type||'?');}"
     "function flush(){kick=false;epoch++;var p=pend;pend=[];"
@@ -236,15 +246,17 @@ const char sc__paintlog_js[] =
     "if(!hit)return false;}return true;}"
     "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk,must,mafter,mquiet){"
     "return new Promise(function(done){"
-    "var t0=now(),timer=0,w={p:0},beat=t0,gap=0;if(!known)known=learn();"
+    "var t0=now(),timer=0,w={p:0},beat=t0,gap=0;G=g;if(!known)known=learn();"
     /* a heartbeat while waiting: a frozen renderer shows as a long gap */
     "var hb=setInterval(function(){var t=now();if(t-beat>gap)gap=t-beat;beat=t;},100);"
     "function check(){timer=0;w.p=0;var t=now(),b=blind(g),o;"
     "if(running())all('animation running');o=scan(r,after,doc);"
     "var end=function(to){var i=waiters.indexOf(w);if(i>=0)waiters.splice(i,1);"
     "if(timer)clearTimeout(timer);clearInterval(hb);if(t-beat>gap)gap=t-beat;"
+    "var f=Math.max(told,sn-CAP),st=[];for(var i=f;i<sn;i++)st.push(ST[i%CAP]);"
+    "var sl=f-told;told=sn;"
     "done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,gap:gap,"
-    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN});};"
+    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN,st:st,sl:sl});};"
     "if(b&&!blindOk)return end(false);"
     "var q=must&&!reached(must,mafter,doc)?Math.max(quiet,mquiet):quiet;"
     "var at;if(o.n>0)at=Math.max(o.last,t0)+q;else if(!need)at=t0+win;else at=Infinity;"

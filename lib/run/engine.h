@@ -51,6 +51,16 @@ void sc__multi_pass_frames(sc_multi *m, struct sc__frames_budget *fb);
 sc_page *sc__multi_page(const sc_multi *m, size_t i);
 /* Users still running. */
 int sc__multi_active(const sc_multi *m);
+/* Shared-session detection (shared.h) for the users added from now on
+ * (call before the first): every input they send and every paint start
+ * their logs report are matched across them. 0, SC_EINVAL (users already
+ * added), SC_ENOMEM. */
+int sc__multi_watch_shared(sc_multi *m);
+/* Match what came in since the last call (nothing when not watching). */
+void sc__multi_shared_judge(sc_multi *m);
+/* As matched so far: 1 when user b's screen followed user *a's gestures
+ * (*hits of *chances, shared.h), else 0; 0 when not watching. */
+int sc__multi_shared_suspect(const sc_multi *m, size_t b, int *a, int *hits, int *chances);
 
 /* Versioned options (core/opts.h). */
 SC__OPTS_DECLARE(multi_options);

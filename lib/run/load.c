@@ -12,6 +12,7 @@
 #include "host/host.h"
 #include "engine.h"
 #include "quality.h"
+#include "shared.h"
 #include "runner.h"
 #include "stepcheck/load.h"
 #include "core/opts.h"
@@ -19,6 +20,7 @@
 #define SC__SAMPLE_MS 1000.0
 #define SC__USERS_PER_LAUNCHED 8 /* default users per launched browser */
 #define SC__CPU_WARN_SHARE 0.8   /* warn past 80% of the cores */
+#define SC__SHARED_JUDGE_MS 1000.0 /* users' paints matched across them this often */
 #define SC__HEADLESS_SHELL "/usr/bin/chromium-headless-shell"
 
 typedef struct load {
@@ -249,6 +251,7 @@ static int main_run(load *L, const sc_scenario *s) {
   if (rc < 0) return rc;
   sc__multi_interrupt(L->m, o->cancel);
   sc__multi_pass_frames(L->m, &L->frames);
+  if (o->users > 1 && (rc = sc__multi_watch_shared(L->m)) < 0) return rc;
   int ramp = o->ramp > 0 && o->ramp < o->users ? o->ramp : o->users;
   int added = 0, canceled = 0;
   double next_level = 0;
@@ -258,7 +261,7 @@ static int main_run(load *L, const sc_scenario *s) {
   L->res->started_unix_ms = sc__unix_ms();
   L->t0 = sc__now_ms();
   if ((rc = sampling_start(L)) < 0) return rc;
-  double next_sample = L->t0 + SC__SAMPLE_MS;
+  double next_sample = L->t0 + SC__SAMPLE_MS, next_judge = L->t0 + SC__SHARED_JUDGE_MS;
   for (;;) {
     double now = sc__now_ms();
     if (added < o->users && now >= next_level) {
@@ -287,6 +290,10 @@ static int main_run(load *L, const sc_scenario *s) {
       sample(L, sc__multi_active(L->m));
       next_sample = sc__now_ms() + SC__SAMPLE_MS / 4;
     }
+    if (now >= next_judge) { /* the users' rings hold many seconds */
+      sc__multi_shared_judge(L->m);
+      next_judge = sc__now_ms() + SC__SHARED_JUDGE_MS;
+    }
     if (added >= o->users && sc__multi_active(L->m) == 0) break;
     double wake = next_sample;
     if (added < o->users && next_level < wake) wake = next_level;
@@ -298,6 +305,43 @@ static int main_run(load *L, const sc_scenario *s) {
     report_level(L, L->res->nlevels - 1);
   }
   return 0;
+}
+
+/* Users whose screen changed while they were idle, in step with another
+ * user's gestures (shared.h): one warning naming the first such user, its
+ * evidence and how many more there are. */
+#define SC__SHARED_NAMED 3
+
+static const char *name_of(const sc_multi *m, int i) {
+  const sc_run_result *u = i >= 0 ? sc_multi_result(m, (size_t)i) : NULL;
+  return u && u->user_name ? u->user_name : "a user";
+}
+
+static void shared_warning(load *L) {
+  size_t n = sc_multi_count(L->m);
+  int first = -1, fa = -1, fh = 0, fc = 0, more = 0;
+  char also[160] = "";
+  sc__multi_shared_judge(L->m); /* what came in since the last second */
+  for (size_t b = 0; b < n; b++) {
+    int a, hits, chances;
+    if (!sc__multi_shared_suspect(L->m, b, &a, &hits, &chances)) continue;
+    if (first < 0) {
+      first = (int)b, fa = a, fh = hits, fc = chances;
+      continue;
+    }
+    size_t len = strlen(also);
+    if (more++ < SC__SHARED_NAMED)
+      snprintf(also + len, sizeof also - len, "%s%s", len ? ", " : "", name_of(L->m, (int)b));
+  }
+  if (first < 0) return;
+  char *w = sc__asprintf(
+      "%s's screen changed while it was idle: do users share one display? (%d of the %d "
+      "times %s's own gesture changed %s's screen while %s had sent nothing, %s's changed "
+      "within %.0f ms too%s%s%s)",
+      name_of(L->m, first), fh, fc, name_of(L->m, fa), name_of(L->m, fa), name_of(L->m, first),
+      name_of(L->m, first), SC__SHARED_TOL_MS, more ? "; the same for " : "", also,
+      more > SC__SHARED_NAMED ? " and more" : "");
+  if (w && push((void ***)&L->res->warnings, &L->res->nwarnings, w) < 0) sc__free(w);
 }
 
 static int collect(load *L) {
@@ -376,6 +420,7 @@ int sc__load_run_with(sc_load_result **out, const sc_scenario *s, const sc_load_
       rc = sc__preflight_space(dir, avail, per_user, opts->users);
   }
   if (rc == 0 && !(opts->cancel && *opts->cancel)) rc = main_run(&L, s);
+  if (L.m) shared_warning(&L);
   if (L.m && collect(&L) == 0 && L.res->nlevels)
     sc__quality_judge(&L.res->last_healthy_users, L.res->levels, L.res->nlevels,
                       L.res->started_unix_ms, L.res->warmup, L.res->users, L.res->nusers);

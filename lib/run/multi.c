@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "page/tab.h"
 #include "runner.h"
+#include "shared.h"
 #include "core/opts.h"
 
 /* How long an error waits for the crash report that may explain it. */
@@ -27,6 +28,7 @@ typedef struct muser {
   sc_run_result *rr; /* NULL once taken */
   int running;
   int graced;        /* an error waited once for a crash report */
+  sc__runner_io io;  /* the page's (or the test's), under the runner's when watched */
 } muser;
 
 struct sc_multi {
@@ -39,6 +41,7 @@ struct sc_multi {
   unsigned long ended; /* users that ended, for perform's early return */
   volatile int *interrupt; /* sc__multi_interrupt */
   sc__frames_budget *frames; /* passed steps' frames (the run's, borrowed); NULL none */
+  sc__shared *shared; /* shared-session detection (sc__multi_watch_shared); NULL off */
 };
 
 SC_EXTERN int sc_multi_new(sc_multi **out, const sc_scenario *s, const sc_multi_options *opts) {
@@ -117,6 +120,108 @@ static void user_failed(muser *u, int rc, const char *msg) {
   user_done(&u->r, u);
 }
 
+/* ---- shared-session detection (shared.h): every input a user sends and
+ * every paint start its page's log reports, fed to the detector on the way
+ * between the runner and its page ---- */
+
+typedef struct watched_log {
+  muser *u;
+  sc__io_logged cb;
+  void *ud;
+} watched_log;
+
+static void w_input(muser *u) { sc__shared_input(u->m->shared, u->index, sc__now_ms()); }
+
+static int w_move(void *ctx, sc_point at, sc__io_done cb, void *ud) {
+  muser *u = ctx;
+  w_input(u);
+  return u->io.move(u->io.ctx, at, cb, ud);
+}
+
+static int w_click(void *ctx, sc_point at, sc__io_done cb, void *ud) {
+  muser *u = ctx;
+  w_input(u);
+  return u->io.click(u->io.ctx, at, cb, ud);
+}
+
+static int w_notch(void *ctx, sc_point at, int dir, int first, sc__io_done cb, void *ud) {
+  muser *u = ctx;
+  w_input(u);
+  return u->io.notch(u->io.ctx, at, dir, first, cb, ud);
+}
+
+static int w_key(void *ctx, const char *key, int repeat, sc__io_done cb, void *ud) {
+  muser *u = ctx;
+  w_input(u);
+  return u->io.key(u->io.ctx, key, repeat, cb, ud);
+}
+
+static int w_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
+                     void *ud) {
+  muser *u = ctx;
+  return u->io.capture(u->io.ctx, clip, fast, timeout_ms, cb, ud);
+}
+
+static int w_decode(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip) {
+  muser *u = ctx;
+  return u->io.decode(u->io.ctx, out, raw, len, clip);
+}
+
+static uint64_t w_timer(void *ctx, double at_ms, sc__io_tick cb, void *ud) {
+  muser *u = ctx;
+  return u->io.timer(u->io.ctx, at_ms, cb, ud);
+}
+
+static void w_cancel(void *ctx, uint64_t id) {
+  muser *u = ctx;
+  u->io.cancel(u->io.ctx, id);
+}
+
+static int w_guest(void *ctx, sc__io_done cb, void *ud) {
+  muser *u = ctx;
+  return u->io.guest(u->io.ctx, cb, ud);
+}
+
+static void w_logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
+  watched_log c = *(watched_log *)ud;
+  sc__free(ud);
+  if (status == 0 && rep && rep->have && rep->now_ms >= 0)
+    sc__shared_paints(c.u->m->shared, c.u->index, rep->starts, rep->nstarts, rep->starts_lost,
+                      rep->now_ms);
+  c.cb(status, errmsg, rep, c.ud);
+}
+
+static int w_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *ud) {
+  muser *u = ctx;
+  watched_log *c = sc__malloc(sizeof *c);
+  if (!c) return sc__err(SC_ENOMEM, "multi: out of memory");
+  *c = (watched_log){u, cb, ud};
+  int rc = u->io.log_wait(u->io.ctx, a, w_logged, c);
+  if (rc) sc__free(c);
+  return rc;
+}
+
+/* The runner's I/O: the page's as it is, or through the detector. */
+static int set_io(muser *u, const sc__runner_io *io) {
+  u->io = *io;
+  u->r.io = *io;
+  if (!u->m->shared) return 0;
+  int rc = sc__shared_grow(u->m->shared, u->index + 1);
+  if (rc < 0) return rc;
+  u->r.io = (sc__runner_io){.move = w_move,
+                            .click = w_click,
+                            .notch = w_notch,
+                            .key = w_key,
+                            .capture = w_capture,
+                            .decode = w_decode,
+                            .timer = w_timer,
+                            .cancel = w_cancel,
+                            .guest = io->guest ? w_guest : NULL,
+                            .ctx = u,
+                            .log_wait = io->log_wait ? w_log_wait : NULL};
+  return 0;
+}
+
 static void start_runner(muser *u) {
   /* The page's commands may wait no longer than a step may: a hung page
    * fails its user soon after the step's own timeout. */
@@ -127,9 +232,14 @@ static void start_runner(muser *u) {
   }
   if (longest < SC__REST_WAIT_MS) longest = SC__REST_WAIT_MS;
   sc__page_set_timeout(u->page, longest + SC__CAPTURE_GRACE_MS);
-  u->r.io = sc__runner_page_io(u->page);
+  sc__runner_io io = sc__runner_page_io(u->page);
+  int rc = set_io(u, &io);
+  if (rc < 0) {
+    user_failed(u, rc, sc_errmsg());
+    return;
+  }
   sc_page_canvas(u->page, NULL, NULL, &u->r.guest_w, &u->r.guest_h);
-  int rc = sc__runner_start(&u->r);
+  rc = sc__runner_start(&u->r);
   if (rc < 0) user_failed(u, rc, sc_errmsg());
 }
 
@@ -247,10 +357,10 @@ int sc__multi_add_io(sc_multi *m, const char *name, const sc__runner_io *io, int
   muser *u;
   int rc = new_user(&u, m, name, NULL);
   if (rc < 0) return rc;
-  u->r.io = *io;
   u->r.guest_w = guest_w;
   u->r.guest_h = guest_h;
-  if ((rc = sc__runner_start(&u->r)) < 0) user_failed(u, rc, sc_errmsg());
+  if ((rc = set_io(u, io)) < 0 || (rc = sc__runner_start(&u->r)) < 0)
+    user_failed(u, rc, sc_errmsg());
   return u->index;
 }
 
@@ -297,6 +407,19 @@ SC_EXTERN int sc_multi_cancel(sc_multi *m, int i, const char *why) {
   sc__runner_cancel(&u->r, why);
   return 0;
 }
+
+int sc__multi_watch_shared(sc_multi *m) {
+  if (m->shared) return 0;
+  if (m->n) return sc__err(SC_EINVAL, "multi: shared-session detection starts before any user");
+  m->shared = sc__shared_new();
+  return m->shared ? 0 : sc__err(SC_ENOMEM, "multi: out of memory");
+}
+
+int sc__multi_shared_suspect(const sc_multi *m, size_t b, int *a, int *hits, int *chances) {
+  return m->shared ? sc__shared_suspect(m->shared, (int)b, a, hits, chances) : 0;
+}
+
+void sc__multi_shared_judge(sc_multi *m) { sc__shared_judge(m->shared); }
 
 SC_EXTERN size_t sc_multi_count(const sc_multi *m) { return m ? m->n : 0; }
 
@@ -347,6 +470,7 @@ SC_EXTERN void sc_multi_free(sc_multi *m) {
     sc__free(u);
   }
   sc__free(m->u);
+  sc__shared_free(m->shared);
   sc__free(m);
 }
 

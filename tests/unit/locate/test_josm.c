@@ -139,6 +139,52 @@ static void margin_on_real_captures(void **st) {
   assert_non_null(strstr(sc_errmsg(), "found in 2 places: (43,390) 1.000, (14,265) 0.901"));
 }
 
+/* The margin on Xpra frames (fixtures/josm/xpra-*.png: parts of a
+ * whole-guest capture of the rig with --transport xpra, JOSM 18646 at
+ * 1600x900; panels from guest (1265, 60) as the noVNC part, the map part
+ * from (240, 460)). Xpra's frames are lossless (two captures of two page
+ * loads are pixel-identical), so alike things score alike exactly: the
+ * four header buttons 0.996 each (gap 0.000; the template was cut from a
+ * noVNC frame, whose JPEG noise also keeps the eye at 0.996 and finds it
+ * at no place with tol 0), and unique templates win by the same gaps as
+ * on noVNC (the eye by 0.277, the Selection title by 0.099). The default
+ * 0.02 holds on both sides; the house labels stay ambiguous (label 93 and
+ * 98 both 1.000; label 94 beats 0.875 only by a few pixels: the noise
+ * rule). */
+static void margin_on_xpra_captures(void **st) {
+  (void)st;
+  sc_located a;
+  const char *panels = "josm/xpra-panels-1600x900.png";
+  assert_int_equal(locate_one(&a, panels, 335, 640, "{\"template\": \"eye.png\"}"), 0);
+  assert_true(a.p.x == 65 && a.p.y == 34.5);
+  assert_true(a.score > 0.995 && a.score < 0.997);
+  assert_int_equal(locate_one(&a, panels, 335, 640, "{\"template\": \"eye.png\", \"tol\": 0, \"score\": 1}"),
+                   SC_ELOCATE);
+  assert_int_equal(locate_one(&a, panels, 335, 640,
+                              "{\"template\": \"../../examples/josm/templates/selection-title.png\"}"),
+                   0);
+  assert_int_equal(locate_one(&a, panels, 335, 640,
+                              "{\"template\": \"../../examples/josm/templates/tags-title.png\"}"),
+                   0);
+  assert_int_equal(locate_one(&a, panels, 335, 640, "{\"template\": \"panel-buttons.png\"}"),
+                   SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "found in 4 places: (285,10) 0.996, (285,177) 0.996, (285,394) 0.996, ..."));
+  /* the runner-up of the unique ones, shown by a margin wider than their gap */
+  assert_int_equal(locate_one(&a, panels, 335, 640, "{\"template\": \"eye.png\", \"margin\": 0.3}"),
+                   SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "(56,27) 0.996, (54,265) 0.719"));
+  assert_int_equal(locate_one(&a, panels, 335, 640,
+                              "{\"template\": \"../../examples/josm/templates/selection-title.png\", "
+                              "\"margin\": 0.1}"),
+                   SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "found in 2 places: (43,390) 1.000, (14,265) 0.901"));
+  const char *map = "josm/xpra-map-1600x900.png";
+  assert_int_equal(locate_one(&a, map, 800, 100, "{\"template\": \"label93.png\"}"), SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "(240,37) 1.000, (635,37) 1.000"));
+  assert_int_equal(locate_one(&a, map, 800, 100, "{\"template\": \"label94.png\"}"), SC_ELOCATE);
+  assert_non_null(strstr(sc_errmsg(), "found in 3 places: (304,38) 1.000, (372,5) 0.875"));
+}
+
 /* The shipped examples/josm/josm.json on a screen without its bundled
  * data (here: the panel column only): the "not found" message names the
  * best candidates with their scores and the locator's hint. */
@@ -169,6 +215,7 @@ int main(void) {
       cmocka_unit_test(header_buttons_are_ambiguous),
       cmocka_unit_test(house_labels_are_too_small_to_decide),
       cmocka_unit_test(margin_on_real_captures),
+      cmocka_unit_test(margin_on_xpra_captures),
       cmocka_unit_test(shipped_example_says_what_it_needs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
