@@ -144,11 +144,11 @@ int sc__page_log_wait_async(sc_page *p, const sc__log_ask *a, sc__log_cb cb, voi
   }
   char *expr = sc__asprintf(
       "__stepcheck_log.wait([%.17g,%.17g,%d,%d],[%.17g,%.17g,%d,%d],%llu,%.17g,%.17g,%.17g,%s,"
-      "%.17g,%s,%s,%llu,%.17g,%s)",
+      "%.17g,%s,%s,%llu,%.17g)",
       p->cx, p->cy, p->cw, p->ch, p->cx + a->r.x, p->cy + a->r.y, a->r.w, a->r.h,
       (unsigned long long)a->after, a->doc, a->quiet_ms, a->window_ms, a->need ? "true" : "false",
       timeout, sc__debug() & SC_DEBUG_LOG_TRUST ? "true" : "false", must,
-      (unsigned long long)(m ? m->after : 0), m ? m->quiet_ms : 0.0, a->opaque ? "true" : "false");
+      (unsigned long long)(m ? m->after : 0), m ? m->quiet_ms : 0.0);
   log_call *c = sc__malloc(sizeof *c);
   json_t *params = expr ? json_pack("{s:s, s:b, s:b}", "expression", expr, "returnByValue", 1,
                                     "awaitPromise", 1)

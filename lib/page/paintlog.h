@@ -47,7 +47,6 @@ typedef struct sc__log_ask {
   int need;           /* at least one entry must touch r */
   double timeout_ms;  /* give up this long after the ask */
   const sc__log_must *must; /* NULL: none */
-  int opaque;         /* the scenario's "guest_opaque" (paintlog_js.c, blit) */
 } sc__log_ask;
 
 /* Its answer. Times are on the run's monotonic clock (sc__now_ms), mapped

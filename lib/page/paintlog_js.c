@@ -29,7 +29,7 @@
  *
  * The runner asks with one Runtime.evaluate that awaits a promise:
  * __stepcheck_log.wait(g, r, after, doc, quiet, window, need, timeout,
- * blindOk, must, mafter, mquiet, opaque), where g
+ * blindOk, must, mafter, mquiet), where g
  * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
  * px), after a sequence number. It resolves with {seq, n, first, last, now,
  * timedOut, blind, lost, st, sl}: n entries after `after` touch r, the first and
@@ -43,9 +43,7 @@
  * around a capture). must (null, or rectangles flat [x, y, w, h, ...]):
  * until an entry after `mafter` touched every one of them, the quiet time
  * is mquiet, not quiet (a step's regions that must change: an answer
- * drawn in pieces is not captured between them). opaque: the scenario says
- * the guest is opaque ("guest_opaque"; from then on, a buffer drawn whole
- * over itself is an entry only where it changed).
+ * drawn in pieces is not captured between them).
  * Every answer also carries st, the page times of the paint starts
  * (an entry over the guest after SC__LOG_START_GAP_MS with none) since the
  * answer before it, and sl, how many of those the ring lost: the
@@ -78,10 +76,8 @@ const char sc__paintlog_js[] =
     "if(t-lastP>=GAP){ST[sn%CAP]=t;sn++;}if(u>lastP)lastP=u;}"
     "for(var i=0;i<waiters.length;i++)waiters[i].poke();}"
     "function all(k){put(-BIG,-BIG,BIG,BIG,now(),typeof k==='string'?k:k&&k.type||'?');}"
-    "function flush(){kick=false;var q=clrs;clrs=[];"
-    "for(var j=0;j<q.length;j++){var e=q[j].__scClr;if(e){q[j].__scClr=null;mark(e[4],e[0],e[1],e[2],e[3]);}}"
-    "epoch++;var p=pend;pend=[];"
-    "for(var i=0;i<p.length;i++){var c=p[i],d=c.__scD;if(!c.isConnected){keep(c,d);continue;}"
+    "function flush(){kick=false;epoch++;var p=pend;pend=[];"
+    "for(var i=0;i<p.length;i++){var c=p[i],d=c.__scD;if(!c.isConnected)continue;"
     "var b=c.getBoundingClientRect(),cw=c.width,ch=c.height;"
     "if(!(b.width>0&&b.height>0&&cw>0&&ch>0))continue;"
     "if(d.all||c.clientWidth!==b.width||c.clientHeight!==b.height){"
@@ -91,49 +87,7 @@ const char sc__paintlog_js[] =
     "put(b.left+x0*sx-1,b.top+y0*sy-1,b.left+x1*sx+1,b.top+y1*sy+1,d.t,'canvas');}}"
     /* a canvas-pixel rectangle of context g (through its transform);
      * x undefined: the whole canvas */
-    /* A canvas outside the document (a back buffer) keeps what changed in
-     * it since it was last drawn elsewhere (__scAcc: canvas px, 'all').
-     * Copied whole onto a canvas that showed it as it was at the last such
-     * copy (same geometry, nothing else drawn there since: __scFrom,
-     * __scKey), only that changed part is an entry. A draw is a copy when
-     * the canvas was cleared over the same rectangle just before, in the
-     * same task (Xpra's client does so for windows with alpha), or when
-     * the scenario says the guest is opaque ("guest_opaque", OPQ: set by
-     * the first wait that says so): an opaque buffer drawn over itself
-     * changes only where it changed, a translucent one blends (every
-     * translucent pixel changes), so without either the draw is whole.
-     * Xpra's client draws its whole window buffer for every update. A
-     * clear waits (__scClr) to see whether a copy over the same rectangle
-     * follows in the same task; if not, it is an entry at the end of the
-     * task. Only a copy leaves the canvas showing the buffer. */
-    "var blitting=0,clrs=[],OPQ=false;"
-    "function clr(g,x,y,w,h){var c=g.__scC||(g.__scC=g.canvas);if(!c)return;var e=c.__scClr;"
-    "if(e)mark(e[4],e[0],e[1],e[2],e[3]);c.__scClr=[x,y,w,h,g];clrs.push(c);flushSoon();}"
-    "function keep(c,d){var a=c.__scAcc;if(a==='all'||!d)return;"
-    "if(d.all){c.__scAcc='all';return;}if(!(d.x1>d.x0&&d.y1>d.y0))return;"
-    "if(!a||!a.length)c.__scAcc=[d.x0,d.y0,d.x1,d.y1];else grow(a,[d.x0,d.y0,d.x1,d.y1]);}"
-    /* what changed in source s since its last draw: [] nothing, null unknown */
-    "function taken(s){if(!HC||!(s instanceof HC)||s.__scBlind||s.isConnected)return null;"
-    "var d=s.__scD;if(d&&d.ep===epoch){keep(s,d);d.all=false;d.x0=d.y0=Infinity;d.x1=d.y1=-Infinity;}"
-    "var a=s.__scAcc;s.__scAcc=[];return a===undefined||a==='all'?null:a;}"
-    "function blit(g,a){var i=a[0]||{},n=a.length,c=g.__scC||(g.__scC=g.canvas),sx=0,sy=0,sw,sh,dx,dy,dw,dh,"
-    "iw=+(i.naturalWidth||i.videoWidth||i.displayWidth||i.width),"
-    "ih=+(i.naturalHeight||i.videoHeight||i.displayHeight||i.height);"
-    "if(n>=9){sx=+a[1];sy=+a[2];sw=+a[3];sh=+a[4];dx=+a[5];dy=+a[6];dw=+a[7];dh=+a[8];}"
-    "else if(n>=5){sw=iw;sh=ih;dx=+a[1];dy=+a[2];dw=+a[3];dh=+a[4];}"
-    "else{sw=iw;sh=ih;dx=+a[1];dy=+a[2];dw=iw;dh=ih;}"
-    "var ch=taken(i),k=[sx,sy,sw,sh,dx,dy,dw,dh,iw,ih].join(),e=c&&c.__scClr,"
-    "copy=e?e[4]===g&&e[0]===dx&&e[1]===dy&&e[2]===dw&&e[3]===dh:OPQ;"
-    "if(e){c.__scClr=null;if(!copy)mark(g,e[0],e[1],e[2],e[3]);}"
-    "copy=copy&&!g.__scT&&!g.__scX&&g.globalAlpha===1&&sw>0&&sh>0;"
-    "var sync=copy&&c.__scFrom===i&&c.__scKey===k;"
-    "blitting=1;try{if(sync&&ch){if(!ch.length)return;"
-    "var x0=Math.max(ch[0],sx),y0=Math.max(ch[1],sy),x1=Math.min(ch[2],sx+sw),y1=Math.min(ch[3],sy+sh);"
-    "if(x1<=x0||y1<=y0)return;var fx=dw/sw,fy=dh/sh;"
-    "mark(g,dx+(x0-sx)*fx,dy+(y0-sy)*fy,(x1-x0)*fx,(y1-y0)*fy);}"
-    "else mark(g,dx,dy,dw,dh);}finally{blitting=0;if(c){c.__scFrom=copy?i:null;c.__scKey=k;}}}"
     "function mark(g,x,y,w,h,raw){var c=g.__scC||(g.__scC=g.canvas);if(!c)return;var d=c.__scD;"
-    "if(!blitting)c.__scFrom=null;"
     "if(!d)d=c.__scD={ep:-1};"
     "if(d.ep!==epoch){d.ep=epoch;d.t=now();d.all=false;d.x0=d.y0=Infinity;d.x1=d.y1=-Infinity;"
     "pend.push(c);flushSoon();}"
@@ -158,8 +112,12 @@ const char sc__paintlog_js[] =
     "var d=Object.getOwnPropertyDescriptor(P,n);if(!d||typeof d.value!=='function')return;"
     "var o=d.value,k=n==='strokeRect';P[n]=function(x,y,w,h){o.call(this,x,y,w,h);"
     "if(k){var l=(+this.lineWidth||1)/2+1;mark(this,x-l,y-l,+w+2*l,+h+2*l);}"
-    "else if(n==='clearRect')clr(this,+x,+y,+w,+h);else mark(this,+x,+y,+w,+h);};});"
-    "wrap(P,'drawImage',blit);"
+    "else mark(this,+x,+y,+w,+h);};});"
+    "wrap(P,'drawImage',function(g,a){var i=a[0]||{},n=a.length;"
+    "if(n>=9)mark(g,+a[5],+a[6],+a[7],+a[8]);"
+    "else if(n>=5)mark(g,+a[1],+a[2],+a[3],+a[4]);"
+    "else mark(g,+a[1],+a[2],+(i.naturalWidth||i.videoWidth||i.displayWidth||i.width),"
+    "+(i.naturalHeight||i.videoHeight||i.displayHeight||i.height));});"
     "wrap(P,'putImageData',function(g,a){var d=a[0]||{},x=+a[1],y=+a[2];"
     "if(a.length>=7)mark(g,x+ +a[3],y+ +a[4],+a[5],+a[6],1);"
     "else mark(g,x,y,+d.width,+d.height,1);});"
@@ -174,8 +132,7 @@ const char sc__paintlog_js[] =
     "if(window.ImageBitmapRenderingContext)wrap(ImageBitmapRenderingContext.prototype,"
     "'transferFromImageBitmap',function(g){mark(g);});"
     "if(HC){var H=HC.prototype;"
-    "['width','height'].forEach(function(n){setter(H,n,function(c){c.__scFrom=null;c.__scAcc='all';"
-    "if(c.isConnected)all('canvas '+n);});});"
+    "['width','height'].forEach(function(n){setter(H,n,function(c){if(c.isConnected)all('canvas '+n);});});"
     "wrap(H,'getContext',function(c,a){var k=String(a[0]);"
     "if(k!=='2d')c.__scBlind='context:'+k;});"
     "wrap(H,'transferControlToOffscreen',function(c){"
@@ -287,8 +244,8 @@ const char sc__paintlog_js[] =
     "for(var s=after;s<seq&&!hit;s++){var e=ring[s%CAP];"
     "hit=!(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1);}"
     "if(!hit)return false;}return true;}"
-    "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk,must,mafter,mquiet,opaque){"
-    "if(opaque)OPQ=true;return new Promise(function(done){"
+    "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk,must,mafter,mquiet){"
+    "return new Promise(function(done){"
     "var t0=now(),timer=0,w={p:0},beat=t0,gap=0;G=g;if(!known)known=learn();"
     /* a heartbeat while waiting: a frozen renderer shows as a long gap */
     "var hb=setInterval(function(){var t=now();if(t-beat>gap)gap=t-beat;beat=t;},100);"

@@ -33,8 +33,7 @@ int sc__runner_log_must(sc__runner *r, sc_rect clip, uint64_t after, double quie
                         sc__io_logged cb) {
   double now = sc__now_ms();
   sc__log_ask a = {clip, after, r->log_doc, quiet_ms, window_ms, need,
-                   until > now ? until - now : 0, must && must->n > 0 ? must : NULL,
-                   r->s && r->s->guest_opaque};
+                   until > now ? until - now : 0, must && must->n > 0 ? must : NULL};
   r->io_asked_at = 0; /* a wait in the page is no stall of the browser's */
   int rc = r->io.log_wait(r->io.ctx, &a, cb, r);
   if (rc == 0) r->pending = 1;

@@ -130,9 +130,6 @@ typedef struct sc_scenario {
   long self_check_first;  /**< the paint log's self-check: a second capture after each
                                of a user's first N log verdicts (default 1) */
   long self_check_every;  /**< ... then after one in N (default 16; 0: never again) */
-  int guest_opaque;       /**< "guest_opaque": the guest is drawn from an opaque buffer, so
-                               the paint log may take a buffer drawn whole over itself as
-                               changed only where it changed (default 0) */
 } sc_scenario;
 
 #endif

@@ -10,7 +10,7 @@ static const char *const TOP_KEYS[] = {"app",    "url",     "viewport", "guest",
                                        "cycle",  "drift",   "drift_regions", "drift_threshold", "relocate",
                                        "drift_max_pixels", "ready_quiet_ms", "rest",
                                        "rest_quiet_ms", "rest_capture_ms", "response_ms", "self_check_first",
-                                       "self_check_every", "canvas", "guest_opaque", NULL};
+                                       "self_check_every", "canvas", NULL};
 
 /* obj[key] when it is an object; absent or wrong type (reported) gives NULL. */
 static json_t *object_member(sc__scn *c, json_t *obj, const char *key, int required,
@@ -208,7 +208,6 @@ static void rest(sc__scn *c, json_t *root) {
                     s->rest_capture_ms, s->rest_quiet_ms);
     sc__scn_leave(c);
   }
-  sc__scn_bool(c, root, "guest_opaque", &s->guest_opaque);
   sc__scn_integer(c, root, "self_check_first", 0, SC__R_NONNEG, &s->self_check_first);
   sc__scn_integer(c, root, "self_check_every", 0, SC__R_NONNEG, &s->self_check_every);
 }

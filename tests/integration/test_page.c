@@ -274,95 +274,6 @@ static void a_wait_counts_its_quiet_once_every_must_region_was_painted(void **st
   sc_page_free(p);
 }
 
-/* A back buffer copied whole onto the page's canvas on every update (as
- * Xpra's client does: for a window with alpha it clears the window's
- * canvas first; for one without, it draws the buffer over itself, a copy
- * only when the buffer is opaque, which the scenario says with
- * "guest_opaque"): the paint log's entry is only what changed in the
- * buffer since the last copy, when the canvas showed the buffer as it was
- * then. Not when anything else was drawn on the canvas in between (the
- * copy restores those pixels too: the sabotage of the reduction), nor
- * after the buffer was resized (cleared), nor for a draw without the
- * clear unless the guest is opaque (the buffer blends over itself: its
- * translucent pixels change); a clear that no copy follows is an entry of
- * its own. The canvas entries' rectangles of each task, canvas-relative,
- * into r; n tasks. */
-static void copies(sc_page *p, const char *steps, double r[][4], size_t n) {
-  char expr[4096], *js = NULL;
-  snprintf(expr, sizeof expr,
-           "(async function(){var v=document.querySelector('canvas'),g=v.getContext('2d'),"
-           "b=document.createElement('canvas');b.width=v.width;b.height=v.height;"
-           "var x=b.getContext('2d'),L=__stepcheck_log,o=v.getBoundingClientRect(),out=[];"
-           "var tick=function(){return new Promise(function(r){setTimeout(r,20);});};"
-           "function copy(){g.clearRect(0,0,b.width,b.height);g.drawImage(b,0,0);}"
-           "async function step(f){var s=L.seq();f();await tick();"
-           "var t=(L.seq()>s?L.tail(L.seq()-s):[]).filter(function(e){return e.why==='canvas';});"
-           "out.push(t.map(function(e){return [Math.round(e.rect[0]-o.left),Math.round(e.rect[1]-o.top),"
-           "Math.round(e.rect[2]),Math.round(e.rect[3])];}));}"
-           "%s return JSON.stringify(out);})()",
-           steps);
-  assert_int_equal(sc_page_eval(&js, p, expr), 0);
-  json_t *s = json_loads(js, JSON_DECODE_ANY, NULL);
-  sc_free(js);
-  json_t *v = json_loads(json_string_value(s), 0, NULL);
-  json_decref(s);
-  assert_non_null(v);
-  assert_int_equal(json_array_size(v), n);
-  for (size_t i = 0; i < n; i++) {
-    json_t *e = json_array_get(v, i);
-    assert_true(json_array_size(e) <= 1);
-    for (int k = 0; k < 4; k++)
-      r[i][k] = json_array_size(e) ? json_number_value(json_array_get(json_array_get(e, 0), k)) : -1;
-  }
-  json_decref(v);
-}
-static int whole(const double *r) { return r[2] >= 1600 && r[3] >= 900; }
-static void a_back_buffer_copied_whole_logs_what_changed_in_it(void **st) {
-  (void)st;
-  sc_page *p = open_events();
-  double r[10][4];
-  copies(p,
-         "await step(function(){x.fillStyle='#123';x.fillRect(0,0,b.width,b.height);copy();});"
-         "await step(function(){x.fillStyle='#f00';x.fillRect(10,10,20,20);copy();});"
-         "await step(function(){g.fillStyle='#0f0';g.fillRect(300,0,10,10);});"
-         "await step(function(){x.fillRect(10,10,5,5);copy();});"
-         "await step(function(){x.fillRect(40,40,5,5);copy();});"
-         "await step(function(){b.width=b.width;copy();});"
-         "await step(function(){copy();});"
-         "await step(function(){x.fillRect(60,60,5,5);g.drawImage(b,0,0);});"
-         "await step(function(){copy();});"
-         "await step(function(){g.clearRect(0,0,100,100);});",
-         r, 10);
-  assert_true(whole(r[0])); /* the first copy */
-  /* then what changed in the buffer: its 20x20 at (10, 10), within a pixel */
-  assert_true(r[1][0] >= 8 && r[1][1] >= 8 && r[1][2] <= 23 && r[1][3] <= 23);
-  assert_true(r[2][0] >= 298 && r[2][2] <= 13); /* drawn on the canvas directly */
-  assert_true(whole(r[3])); /* the copy over it restores that spot too */
-  assert_true(r[4][0] >= 38 && r[4][1] >= 38 && r[4][2] <= 8 && r[4][3] <= 8);
-  assert_true(whole(r[5]));  /* the buffer resized (cleared) */
-  assert_true(r[6][2] < 0);  /* nothing changed in it: no entry */
-  assert_true(whole(r[7]));  /* drawn without the clear: a blend */
-  assert_true(whole(r[8]));  /* and the canvas showed no copy of it then */
-  assert_true(r[9][0] >= -1 && r[9][0] <= 1 && r[9][2] >= 100 && r[9][2] <= 103);
-  /* The guest said to be opaque (a wait with opaque set): a draw without
-   * the clear is a copy too. */
-  assert_int_equal(sc_page_eval(NULL, p,
-                                "(function(){var g=[0,0,1,1];return __stepcheck_log.wait(g,g,0,"
-                                "performance.timeOrigin,0,0,false,0,false,null,0,0,true);})()"),
-                   0);
-  copies(p,
-         "await step(function(){x.fillStyle='#123';x.fillRect(0,0,b.width,b.height);g.drawImage(b,0,0);});"
-         "await step(function(){x.fillStyle='#f00';x.fillRect(10,10,20,20);g.drawImage(b,0,0);});"
-         "await step(function(){g.fillStyle='#0f0';g.fillRect(300,0,10,10);});"
-         "await step(function(){x.fillRect(10,10,5,5);g.drawImage(b,0,0);});",
-         r, 4);
-  assert_true(whole(r[0]));
-  assert_true(r[1][0] >= 8 && r[1][1] >= 8 && r[1][2] <= 23 && r[1][3] <= 23);
-  assert_true(r[2][0] >= 298 && r[2][2] <= 13);
-  assert_true(whole(r[3]));
-  sc_page_free(p);
-}
-
 /* The asynchronous waits: two pages of one browser wait at once on its
  * loop, each for its own change; both callbacks fire once, with their own
  * settled picture and first-change time, and neither blocks the other. */
@@ -628,7 +539,6 @@ int main(void) {
       cmocka_unit_test(browser_freed_before_its_page),
       cmocka_unit_test(capture_at_rest_and_wait_change),
       cmocka_unit_test(a_wait_counts_its_quiet_once_every_must_region_was_painted),
-      cmocka_unit_test(a_back_buffer_copied_whole_logs_what_changed_in_it),
       cmocka_unit_test(async_waits_run_side_by_side),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
