@@ -182,6 +182,11 @@ static int w_guest(void *ctx, sc__io_done cb, void *ud) {
   return u->io.guest(u->io.ctx, cb, ud);
 }
 
+static int w_inputs(void *ctx, double timeout_ms, sc__io_inputs cb, void *ud) {
+  muser *u = ctx;
+  return u->io.inputs(u->io.ctx, timeout_ms, cb, ud);
+}
+
 static void w_logged(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
   watched_log c = *(watched_log *)ud;
   sc__free(ud);
@@ -218,7 +223,8 @@ static int set_io(muser *u, const sc__runner_io *io) {
                             .cancel = w_cancel,
                             .guest = io->guest ? w_guest : NULL,
                             .ctx = u,
-                            .log_wait = io->log_wait ? w_log_wait : NULL};
+                            .log_wait = io->log_wait ? w_log_wait : NULL,
+                            .inputs = io->inputs ? w_inputs : NULL};
   return 0;
 }
 

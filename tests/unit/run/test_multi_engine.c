@@ -125,6 +125,55 @@ static void users_end_on_their_own(void **st) {
   sc_multi_free(m);
 }
 
+/* Watched for a shared display (the I/O passes through the detector), a
+ * failing step still asks its page whether the input left the browser
+ * (the lost-input check, input_seen.c): the detector's I/O forwards that
+ * question to the page's own, with the page's context. Sabotage: a
+ * detector that drops it leaves every step unasked. */
+typedef struct ask {
+  sc__io_inputs cb;
+  void *ud;
+} ask;
+static ask g_asks_q[64];
+static int g_inputs_asked, g_inputs_wrong_ctx;
+static void inputs_fail(void *ud) {
+  ask *a = ud;
+  a->cb(SC_ETIMEDOUT, "Runtime.evaluate: timed out", NULL, a->ud);
+}
+static int counting_inputs(void *ctx, double timeout_ms, sc__io_inputs cb, void *ud) {
+  (void)timeout_ms;
+  world *w = ctx;
+  g_inputs_wrong_ctx += !w || w->delay != 77; /* the page's own context */
+  ask *a = &g_asks_q[g_inputs_asked++ % 64];
+  *a = (ask){cb, ud};
+  post(g_t + 2, 2, (void *)inputs_fail, a);
+  return 0;
+}
+static void a_watched_user_still_asks_about_lost_input(void **st) {
+  (void)st;
+  world w[2];
+  memset(w, 0, sizeof w);
+  w[0].after = w[1].after = NULL; /* the app ignores the clicks: every step fails */
+  w[0].delay = w[1].delay = 77;
+  g_steps[0].timeout_ms = g_steps[1].timeout_ms = 500;
+  seen s = {0};
+  sc_multi *m = multi(&s, 1);
+  assert_int_equal(sc__multi_watch_shared(m), 0);
+  g_inputs_asked = g_inputs_wrong_ctx = 0;
+  sc__runner_io io[2];
+  for (int i = 0; i < 2; i++) {
+    io[i] = io_for(&w[i]);
+    io[i].inputs = counting_inputs;
+    assert_int_equal(sc__multi_add_io(m, NULL, &io[i], W, H), i);
+  }
+  run_loop(1e12);
+  assert_int_equal(g_inputs_asked, 4); /* two failing steps of two users */
+  assert_int_equal(g_inputs_wrong_ctx, 0);
+  assert_false(sc_multi_result(m, 0)->passed); /* a failed question keeps the verdict */
+  assert_int_equal(sc_multi_result(m, 0)->steps_failed, 2);
+  sc_multi_free(m);
+}
+
 /* A user canceled while the others run: it ends at once with the reason,
  * its step in progress dropped (no half-judged result), and the others go
  * on to pass. */
@@ -182,6 +231,7 @@ static void nothing_passes_when_no_app_answers(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(users_end_on_their_own, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_watched_user_still_asks_about_lost_input, setup, teardown),
       cmocka_unit_test_setup_teardown(a_canceled_user_ends_alone, setup, teardown),
       cmocka_unit_test_setup_teardown(nothing_passes_when_no_app_answers, setup, teardown),
   };
