@@ -5,8 +5,9 @@
  * watches the document, so that every change of what a screenshot shows
  * is an entry: a sequence number, the page time and a dirty rectangle in
  * viewport CSS pixels. It keeps a counter, the last times and a ring of
- * SC_LOG_RING entries: memory per page is bounded, and no pixels are
- * read.
+ * SC_LOG_RING entries, and per canvas a ring of 16 boxes: memory per page
+ * is bounded. Pixels are read only where a large rectangle is cleared and
+ * refilled, and dropped at once.
  *
  * What is an entry (a conservative superset of what can change pixels):
  * - a 2D-context call that changes pixels on a canvas attached to the
@@ -14,7 +15,10 @@
  *   their destination rectangle (through the context's transform; with a
  *   shadow or filter set, or a transform with rotation, the whole canvas),
  *   every other one (fill, stroke, text, reset, …) the whole canvas; calls
- *   on the same canvas in one task are one entry (their union);
+ *   on the same canvas in one task are one entry (their union); a canvas
+ *   drawn whole from another, or a large rectangle refilled in place, only
+ *   where its pixels can have changed (docs/design.md, "Whole-buffer
+ *   draws": each canvas's version record);
  * - a canvas's width or height set (the whole canvas);
  * - a DOM mutation anywhere (the whole viewport), except a style attribute
  *   whose only change is `cursor` (a pointer shape is never in a
@@ -85,19 +89,124 @@ const char sc__paintlog_js[] =
     "var x0=Math.max(d.x0,0),y0=Math.max(d.y0,0),x1=Math.min(d.x1,cw),y1=Math.min(d.y1,ch);"
     "if(x1<=x0||y1<=y0)continue;var sx=b.width/cw,sy=b.height/ch;"
     "put(b.left+x0*sx-1,b.top+y0*sy-1,b.left+x1*sx+1,b.top+y1*sy+1,d.t,'canvas');}}"
+    /* Where each canvas's pixels came from (docs/design.md, "Whole-buffer
+     * draws"), for every canvas drawn on, attached or not: a version
+     * record (c.__scV) with v, the changes ever (one per canvas per task,
+     * sealed once read), a ring of the last VR changed boxes (canvas px,
+     * [x0,y0,x1,y1]), bl (v when it was last blank: made, or resized), op
+     * (a box holding every pixel whose alpha may be other than 0 or 255;
+     * null: none), anc (when it was copied whole while blank: [id,
+     * version, box of pixels that differ since] for the source and up to
+     * VK-1 of its ancestors; at: v right after the copy), sh (the canvas
+     * last drawn whole onto it, that canvas's version, and v right after:
+     * while v is unchanged, a new whole draw changes only where the two
+     * sources differ, and where the last had translucent pixels). */
+    "var VR=16,VK=8,vid=0,ALL=[-BIG,-BIG,BIG,BIG];"
+    "function vs(c){return c.__scV||(c.__scV={id:++vid,v:0,bl:0,ep:-1,open:false,"
+    "R:new Array(VR),op:null,anc:null,at:0,sh:null,n:0,snap:null});}"
+    "function join(a,b){if(!a)return b;if(!b)return a;return [Math.min(a[0],b[0]),"
+    "Math.min(a[1],b[1]),Math.max(a[2],b[2]),Math.max(a[3],b[3])];}"
+    "function covers(a,x0,y0,x1,y1){return !!a&&a[0]<=x0&&a[1]<=y0&&a[2]>=x1&&a[3]>=y1;}"
+    /* a change of c's pixels; safe: it gives no pixel an alpha other than
+     * 0 or 255 */
+    "function note(c,x0,y0,x1,y1,safe){var s=c.__scV||vs(c),e;s.n++;s.snap=null;"
+    "if(s.open&&s.ep===epoch&&(e=s.R[(s.v-1)%VR])){if(x0<e[0])e[0]=x0;if(y0<e[1])e[1]=y0;"
+    "if(x1>e[2])e[2]=x1;if(y1>e[3])e[3]=y1;}"
+    "else if(s.open&&s.ep===epoch)s.R[(s.v-1)%VR]=[x0,y0,x1,y1];"
+    "else{s.v++;s.R[(s.v-1)%VR]=[x0,y0,x1,y1];s.ep=epoch;s.open=true;}"
+    "if(!safe&&!covers(s.op,x0,y0,x1,y1))s.op=join(s.op,[x0,y0,x1,y1]);}"
+    "function seal(c){var s=vs(c);s.open=false;s.snap=null;return s.v;}"
+    "function blank(c){var s=vs(c);note(c,-BIG,-BIG,BIG,BIG,true);s.open=false;s.bl=s.v;"
+    "s.op=null;s.anc=null;s.sh=null;}"
+    /* the box where c's pixels at versions a and b may differ: null none,
+     * false unknown (the ring lost them) */
+    "function ch(s,a,b){if(a>b){var t=a;a=b;b=t;}if(a<s.v-VR)return false;var o=null;"
+    "for(var k=a+1;k<=b;k++)o=join(o,s.R[(k-1)%VR]);return o;}"
+    /* where canvas X at version x and canvas Y at version y may differ */
+    "function diff(X,x,Y,y){var sx=vs(X),sy=vs(Y);if(X===Y)return ch(sx,x,y);"
+    "if(!sy.anc)return false;var o=ch(sy,sy.at,y);if(o===false)return false;"
+    "for(var i=0;i<sy.anc.length;i++){var a=sy.anc[i];if(a[0]!==sx.id)continue;"
+    "var r=ch(sx,a[1],x);return r===false?false:join(join(o,a[2]),r);}return false;}"
     /* a canvas-pixel rectangle of context g (through its transform);
-     * x undefined: the whole canvas */
-    "function mark(g,x,y,w,h,raw){var c=g.__scC||(g.__scC=g.canvas);if(!c)return;var d=c.__scD;"
+     * x undefined: the whole canvas. safe: see note. */
+    "function mark(g,x,y,w,h,raw,safe){var c=g.__scC||(g.__scC=g.canvas);if(!c)return;"
+    "var x0=-BIG,y0=-BIG,x1=BIG,y1=BIG;"
+    "if(x!==undefined&&!g.__scX){if(w<0){x+=w;w=-w;}if(h<0){y+=h;h=-h;}"
+    "if(!raw&&g.__scT){var m=g.getTransform();if(m.b!==0||m.c!==0)x=NaN;else{"
+    "var xa=m.a*x+m.e,xb=m.a*(x+w)+m.e,ya=m.d*y+m.f,yb=m.d*(y+h)+m.f;"
+    "x=Math.min(xa,xb);w=Math.abs(xb-xa);y=Math.min(ya,yb);h=Math.abs(yb-ya);}}"
+    "if(x===x&&y===y&&w===w&&h===h){x0=x;y0=y;x1=x+w;y1=y+h;}else safe=false;}else safe=false;"
+    "note(c,x0,y0,x1,y1,safe);var d=c.__scD;"
     "if(!d)d=c.__scD={ep:-1};"
     "if(d.ep!==epoch){d.ep=epoch;d.t=now();d.all=false;d.x0=d.y0=Infinity;d.x1=d.y1=-Infinity;"
     "pend.push(c);flushSoon();}"
-    "if(d.all)return;if(x===undefined||g.__scX){d.all=true;return;}"
-    "if(w<0){x+=w;w=-w;}if(h<0){y+=h;h=-h;}"
-    "if(!raw&&g.__scT){var m=g.getTransform();if(m.b!==0||m.c!==0){d.all=true;return;}"
-    "var xa=m.a*x+m.e,xb=m.a*(x+w)+m.e,ya=m.d*y+m.f,yb=m.d*(y+h)+m.f;"
-    "x=Math.min(xa,xb);w=Math.abs(xb-xa);y=Math.min(ya,yb);h=Math.abs(yb-ya);}"
-    "if(!(x===x&&y===y&&w===w&&h===h)){d.all=true;return;}"
-    "if(x<d.x0)d.x0=x;if(y<d.y0)d.y0=y;if(x+w>d.x1)d.x1=x+w;if(y+h>d.y1)d.y1=y+h;}"
+    "if(d.all)return;if(x0===-BIG&&x1===BIG){d.all=true;return;}"
+    "if(x0<d.x0)d.x0=x0;if(y0<d.y0)d.y0=y0;if(x1>d.x1)d.x1=x1;if(y1>d.y1)d.y1=y1;}"
+    /* a draw that puts the source's pixels unchanged where they land: no
+     * transform but a whole-pixel move, alpha 1, source-over, no clip,
+     * shadow or filter */
+    "function plain(g){if(g.__scX||g.__scK||g.globalAlpha!==1)return false;if(!g.__scT)return true;"
+    "var m=g.getTransform();return m.a===1&&m.b===0&&m.c===0&&m.d===1&&m.e===0&&m.f===0;}"
+    /* an image whose every pixel has alpha 0 or 255: a JPEG, or a PNG of
+     * colour type 0 or 2 (a tRNS chunk there makes one colour fully
+     * transparent), by its data: URL's header */
+    "function binaryImage(i){var u=i.src;if(typeof u!=='string')return false;"
+    "if(u.startsWith('data:image/jpeg;'))return true;if(!u.startsWith('data:image/png;base64,'))return false;"
+    "var b;try{b=atob(u.substr(22,36));}catch(e){return false;}"
+    "return b.length>=26&&b.substr(12,4)==='IHDR'&&(b.charCodeAt(25)===0||b.charCodeAt(25)===2);}"
+    /* A back buffer refilled in place (Xpra's client: clearRect then
+     * putImageData of the same rectangle, often the whole window though
+     * only part of it changed): the clear of a large rectangle on a canvas
+     * not attached keeps what it cleared; if the very next change of that
+     * canvas puts an image on exactly that rectangle, the change is only
+     * where the new pixels differ from the old ones (a pixel whose new
+     * alpha is neither 0 nor 255 counts as changed: its stored value is
+     * rounded). Read once, compared once, dropped at once. */
+    "var SNAP=65536,LE=new Uint8Array(new Uint32Array([1]).buffer)[0]===1;"
+    "function snap(g,x,y,w,h){var c=g.__scC||(g.__scC=g.canvas);"
+    "if(!c||c.isConnected||g.__scT||!(w*h>=SNAP)||!Number.isInteger(x)||!Number.isInteger(y)||"
+    "!Number.isInteger(w)||!Number.isInteger(h))return null;var s=vs(c),o=s.open&&s.ep===epoch,e=o&&s.R[(s.v-1)%VR],im;"
+    "try{im=g.getImageData(x,y,w,h);}catch(err){return null;}"
+    "return {x:x,y:y,w:w,h:h,im:im,open:o,before:e?e.slice():null,n:-1};}"
+    "function changed(o,d,x,y){var w=d.width,h=d.height,a=new Uint32Array(o.data.buffer,o.data.byteOffset,w*h),"
+    "b=new Uint32Array(d.data.buffer,d.data.byteOffset,w*h),x0=w,x1=-1,y0=-1,y1=-1,p=false;"
+    "for(var j=0;j<h;j++){var r=j*w,f=-1,l=-1;for(var i=0;i<w;i++){var n=b[r+i],al=LE?n>>>24:n&255;"
+    "if(al!==0&&al!==255)p=true;else if(n===a[r+i])continue;if(f<0)f=i;l=i;}"
+    "if(f>=0){if(y0<0)y0=j;y1=j;if(f<x0)x0=f;if(l>x1)x1=l;}}"
+    "return y0<0?null:{b:[x+x0,y+y0,x+x1+1,y+y1+1],p:p};}"
+    /* the clear kept in q refilled on c with the pixels im (at x, y) */
+    "function refill(c,q,im,x,y){var s=vs(c),D=changed(q.im,im,x,y);s.n++;"
+    "s.R[(s.v-1)%VR]=q.open?join(q.before,D&&D.b):D&&D.b;if(D&&D.p)s.op=join(s.op,D.b);}"
+    /* the clear kept on c, if the change being made is the very next one */
+    "function kept(c){var s=c.__scV,q=s&&s.snap;if(!q)return null;s.snap=null;return q.n===s.n?q:null;}"
+    "function binaryData(d){var a=d&&d.data;if(!a)return false;"
+    "for(var k=3;k<a.length;k+=4){var q=a[k];if(q!==0&&q!==255)return false;}return true;}"
+    /* canvas S drawn whole at (0, 0) onto canvas c of its size, plainly */
+    "function whole(g,c,S){var s=vs(c),t=vs(S),v=seal(S),w=c.width,h=c.height,r=false;"
+    "if(s.v===s.bl){mark(g,0,0,w,h,1,true);s.op=t.op;"
+    "var o=ch(t,t.at,v),A=[[t.id,v,null]];"
+    "if(t.anc&&o!==false)for(var k=0;k<t.anc.length&&A.length<VK;k++){var e=t.anc[k];"
+    "A.push([e[0],e[1],join(e[2],o)]);}"
+    "s.anc=A;s.at=seal(c);s.sh=[S,v,s.at];return;}"
+    "if(s.sh&&s.sh[2]===s.v){r=diff(s.sh[0],s.sh[1],S,v);if(r!==false)r=join(join(r,vs(s.sh[0]).op),t.op);}"
+    "if(r===false)mark(g,0,0,w,h,1,!t.op);"
+    "else if(r){var x0=Math.max(0,Math.floor(r[0])),y0=Math.max(0,Math.floor(r[1])),"
+    "x1=Math.min(w,Math.ceil(r[2])),y1=Math.min(h,Math.ceil(r[3]));"
+    "if(x1>x0&&y1>y0)mark(g,x0,y0,x1-x0,y1-y0,1,!t.op);}"
+    "s.sh=[S,v,seal(c)];}"
+    "function drew(g,a){var i=a[0]||{},n=a.length,c=g.__scC||(g.__scC=g.canvas),safe=false;if(!c)return;"
+    "var q=kept(c);if(q&&n===3&&+a[1]===q.x&&+a[2]===q.y&&(i.naturalWidth||i.width)===q.w&&"
+    "(i.naturalHeight||i.height)===q.h&&plain(g)){var im=null;try{im=g.getImageData(q.x,q.y,q.w,q.h);}catch(err){}"
+    "if(im){refill(c,q,im,q.x,q.y);return;}}"
+    "var cv=HC&&i instanceof HC&&!i.__scBlind;"
+    "if(n===3&&cv&&i!==c&&+a[1]===0&&+a[2]===0&&i.width===c.width&&i.height===c.height&&plain(g)){"
+    "whole(g,c,i);return;}"
+    "if(n===3&&plain(g)&&Number.isInteger(+a[1])&&Number.isInteger(+a[2]))"
+    "safe=cv?!vs(i).op:!!(window.HTMLImageElement&&i instanceof HTMLImageElement&&binaryImage(i));"
+    "if(n>=9)mark(g,+a[5],+a[6],+a[7],+a[8]);"
+    "else if(n>=5)mark(g,+a[1],+a[2],+a[3],+a[4]);"
+    "else mark(g,+a[1],+a[2],+(i.naturalWidth||i.videoWidth||i.displayWidth||i.width),"
+    "+(i.naturalHeight||i.videoHeight||i.displayHeight||i.height),0,safe);}"
     "function wrap(o,n,f){var d=o&&Object.getOwnPropertyDescriptor(o,n);"
     "if(!d||typeof d.value!=='function')return;var orig=d.value;"
     "o[n]=function(...a){var r=orig.apply(this,a);f(this,a);return r;};}"
@@ -110,17 +219,18 @@ const char sc__paintlog_js[] =
      * no arguments object */
     "['fillRect','clearRect','strokeRect'].forEach(function(n){"
     "var d=Object.getOwnPropertyDescriptor(P,n);if(!d||typeof d.value!=='function')return;"
-    "var o=d.value,k=n==='strokeRect';P[n]=function(x,y,w,h){o.call(this,x,y,w,h);"
+    "var o=d.value,k=n==='strokeRect',c=n==='clearRect';P[n]=function(x,y,w,h){"
+    "var q=c?snap(this,x,y,w,h):null;o.call(this,x,y,w,h);"
     "if(k){var l=(+this.lineWidth||1)/2+1;mark(this,x-l,y-l,+w+2*l,+h+2*l);}"
-    "else mark(this,+x,+y,+w,+h);};});"
-    "wrap(P,'drawImage',function(g,a){var i=a[0]||{},n=a.length;"
-    "if(n>=9)mark(g,+a[5],+a[6],+a[7],+a[8]);"
-    "else if(n>=5)mark(g,+a[1],+a[2],+a[3],+a[4]);"
-    "else mark(g,+a[1],+a[2],+(i.naturalWidth||i.videoWidth||i.displayWidth||i.width),"
-    "+(i.naturalHeight||i.videoHeight||i.displayHeight||i.height));});"
-    "wrap(P,'putImageData',function(g,a){var d=a[0]||{},x=+a[1],y=+a[2];"
-    "if(a.length>=7)mark(g,x+ +a[3],y+ +a[4],+a[5],+a[6],1);"
-    "else mark(g,x,y,+d.width,+d.height,1);});"
+    "else mark(this,+x,+y,+w,+h,0,c&&!this.__scT);if(q){var s=vs(this.__scC);q.n=s.n;s.snap=q;}};});"
+    "wrap(P,'drawImage',drew);"
+    "wrap(P,'putImageData',function(g,a){var d=a[0]||{},x=+a[1],y=+a[2],c=g.__scC||(g.__scC=g.canvas);"
+    "if(!c)return;var s=vs(c),w=+d.width,h=+d.height,q=kept(c);"
+    "if(a.length>=7){x+= +a[3];y+= +a[4];w=+a[5];h=+a[6];}"
+    "else if(q&&q.x===x&&q.y===y&&q.w===w&&q.h===h&&d.data&&d.data.length===w*h*4){"
+    "refill(c,q,d,x,y);return;}"
+    "mark(g,x,y,w,h,1,covers(s.op,x,y,x+w,y+h)||binaryData(d));});"
+    "wrap(P,'clip',function(g){g.__scK=1;});"
     "['fill','stroke','fillText','strokeText','reset','drawFocusIfNeeded']"
     ".forEach(function(n){wrap(P,n,function(g){mark(g);});});"
     "['setTransform','transform','translate','scale','rotate','restore','resetTransform']"
@@ -132,7 +242,7 @@ const char sc__paintlog_js[] =
     "if(window.ImageBitmapRenderingContext)wrap(ImageBitmapRenderingContext.prototype,"
     "'transferFromImageBitmap',function(g){mark(g);});"
     "if(HC){var H=HC.prototype;"
-    "['width','height'].forEach(function(n){setter(H,n,function(c){if(c.isConnected)all('canvas '+n);});});"
+    "['width','height'].forEach(function(n){setter(H,n,function(c){blank(c);if(c.isConnected)all('canvas '+n);});});"
     "wrap(H,'getContext',function(c,a){var k=String(a[0]);"
     "if(k!=='2d')c.__scBlind='context:'+k;});"
     "wrap(H,'transferControlToOffscreen',function(c){"

@@ -274,6 +274,113 @@ static void a_wait_counts_its_quiet_once_every_must_region_was_painted(void **st
   sc_page_free(p);
 }
 
+/* A back buffer drawn whole onto the page's canvas on every update, the
+ * way Xpra's HTML5 client does it: each update is put into a fresh buffer
+ * (a blank canvas that first copies the one before it whole), and at the
+ * next frame the canvas draws the newest buffer whole over itself. Large
+ * updates refill a rectangle in place (clearRect, then putImageData or
+ * drawImage of an image of that rectangle) though only part of it changed.
+ * The paint log's entry for the canvas is only where its pixels can have
+ * changed: what the buffers changed since the one the canvas showed, and
+ * where that one had translucent pixels. Each task's canvas entries,
+ * canvas-relative, as [x, y, w, h] (one box per task: their union; -1:
+ * none) into r; n tasks. */
+static void buffers(sc_page *p, const char *steps, double r[][4], size_t n) {
+  char expr[8192], *js = NULL;
+  snprintf(expr, sizeof expr,
+           "(async function(){var v=document.querySelector('canvas'),g=v.getContext('2d'),W=v.width,H=v.height,"
+           "L=__stepcheck_log,o=v.getBoundingClientRect(),out=[];"
+           "function mk(){var c=document.createElement('canvas');c.width=W;c.height=H;return c;}"
+           "var off=mk(),draw=null;"
+           "function img(w,h,c,patch){var d=new ImageData(w,h);for(var y=0;y<h;y++)for(var x=0;x<w;x++){"
+           "var q=c;for(var k=0;patch&&k<patch.length;k++){var P=patch[k];"
+           "if(x>=P[0]&&x<P[0]+P[2]&&y>=P[1]&&y<P[1]+P[3])q=P[4];}"
+           "var i=4*(y*w+x);d.data[i]=q[0];d.data[i+1]=q[1];d.data[i+2]=q[2];d.data[i+3]=q[3];}return d;}"
+           "function put(x,y,w,h,c,patch){var t=off.getContext('2d');t.clearRect(x,y,w,h);"
+           "t.putImageData(img(w,h,c,patch),x,y);}"
+           "function swap(){draw=off;off=mk();off.getContext('2d').drawImage(draw,0,0);}"
+           "function show(){g.drawImage(draw,0,0);}"
+           "var B=[20,30,40,255],RED=[255,0,0,255],GRN=[0,255,0,255],HALF=[255,255,255,128];"
+           "var tick=function(){return new Promise(function(r){setTimeout(r,20);});};"
+           "async function step(f){var s=L.seq();f();await tick();"
+           "var t=(L.seq()>s?L.tail(L.seq()-s):[]).filter(function(e){return e.why==='canvas';}),b=null;"
+           "t.forEach(function(e){var x0=e.rect[0]-o.left,y0=e.rect[1]-o.top,x1=x0+e.rect[2],y1=y0+e.rect[3];"
+           "b=b?[Math.min(b[0],x0),Math.min(b[1],y0),Math.max(b[2],x1),Math.max(b[3],y1)]:[x0,y0,x1,y1];});"
+           "out.push(b?[Math.round(b[0]),Math.round(b[1]),Math.round(b[2]-b[0]),Math.round(b[3]-b[1])]:[-1,-1,-1,-1]);}"
+           "%s return JSON.stringify(out);})()",
+           steps);
+  assert_int_equal(sc_page_eval(&js, p, expr), 0);
+  json_t *s = json_loads(js, JSON_DECODE_ANY, NULL);
+  sc_free(js);
+  json_t *v = json_loads(json_string_value(s), 0, NULL);
+  json_decref(s);
+  assert_non_null(v);
+  assert_int_equal(json_array_size(v), n);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 4; k++) r[i][k] = json_number_value(json_array_get(json_array_get(v, i), k));
+  json_decref(v);
+}
+static int whole(const double *r) { return r[0] <= 0 && r[1] <= 0 && r[2] >= 1600 && r[3] >= 900; }
+/* the box r is the rectangle (x, y, w, h), within 2 px */
+static int near(const double *r, double x, double y, double w, double h) {
+  return r[0] >= x - 2 && r[0] <= x && r[1] >= y - 2 && r[1] <= y && r[0] + r[2] >= x + w &&
+         r[0] + r[2] <= x + w + 2 && r[1] + r[3] >= y + h && r[1] + r[3] <= y + h + 2;
+}
+static void a_buffer_drawn_whole_is_logged_where_it_changed(void **st) {
+  (void)st;
+  sc_page *p = open_events();
+  double r[15][4];
+  buffers(p,
+          "await step(function(){put(0,0,W,H,B);swap();show();});"
+          /* 1: a small update */
+          "await step(function(){put(10,10,20,20,RED);swap();show();});"
+          /* 2: the whole window refilled, one patch new */
+          "await step(function(){put(0,0,W,H,B,[[10,10,20,20,RED],[200,300,30,40,GRN]]);swap();show();});"
+          /* 3: drawn on the canvas itself; 4: the next draw restores that spot too */
+          "await step(function(){g.fillStyle='#0f0';g.fillRect(300,0,10,10);});"
+          "await step(function(){put(40,40,5,5,RED);swap();show();});"
+          /* 5: nothing changed */
+          "await step(function(){swap();show();});"
+          /* 6: two updates in two buffers before one frame */
+          "await step(function(){put(10,10,5,5,GRN);swap();put(400,400,5,5,GRN);swap();show();});"
+          /* 7: a large image drawn in place of what was cleared */
+          "var u=document.createElement('canvas');u.width=W;u.height=H;var ux=u.getContext('2d');"
+          "ux.drawImage(draw,0,0);ux.fillStyle='#00f';ux.fillRect(700,500,10,10);var j=new Image();"
+          "await new Promise(function(ok){j.onload=ok;j.src=u.toDataURL('image/png');});"
+          "await step(function(){var t=off.getContext('2d');t.clearRect(0,0,W,H);t.drawImage(j,0,0);"
+          "swap();show();});"
+          /* 8: a buffer drawn on before it copied the last one: no copy */
+          "await step(function(){draw=off;off=mk();var t=off.getContext('2d');t.fillRect(0,0,1,1);"
+          "t.drawImage(draw,0,0);put(60,60,3,3,RED);swap();show();});"
+          /* 9: the buffer resized (cleared) */
+          "await step(function(){put(70,70,3,3,RED);off.width=W;put(0,0,5,5,RED);swap();show();});"
+          /* 10: drawn translucent; 11: drawn again */
+          "await step(function(){put(80,80,3,3,RED);swap();g.globalAlpha=0.5;show();g.globalAlpha=1;});"
+          "await step(function(){show();});"
+          /* 12-14: a translucent patch, then a change elsewhere, then none:
+           * the translucent pixels blend again at every draw */
+          "await step(function(){put(50,50,4,4,HALF);swap();show();});"
+          "await step(function(){put(100,100,4,4,RED);swap();show();});"
+          "await step(function(){swap();show();});",
+          r, 15);
+  assert_true(whole(r[0])); /* the first draw */
+  assert_true(near(r[1], 10, 10, 20, 20));
+  assert_true(near(r[2], 200, 300, 30, 40)); /* sabotage: no compare at the refill */
+  assert_true(near(r[3], 300, 0, 10, 10));
+  assert_true(whole(r[4])); /* sabotage: not checking that the canvas showed the last buffer */
+  assert_true(r[5][2] < 0);
+  assert_true(near(r[6], 10, 10, 395, 395)); /* sabotage: ancestors forgotten */
+  assert_true(near(r[7], 700, 500, 10, 10)); /* sabotage: no compare after an image */
+  assert_true(whole(r[8]));                  /* sabotage: no blank check */
+  assert_true(whole(r[9]));                  /* sabotage: a resize not a change */
+  assert_true(whole(r[10]));                 /* sabotage: alpha not checked */
+  assert_true(whole(r[11]));
+  assert_true(near(r[12], 50, 50, 4, 4));
+  assert_true(near(r[13], 50, 50, 54, 54)); /* sabotage: translucent pixels not kept */
+  assert_true(near(r[14], 50, 50, 4, 4));
+  sc_page_free(p);
+}
+
 /* The asynchronous waits: two pages of one browser wait at once on its
  * loop, each for its own change; both callbacks fire once, with their own
  * settled picture and first-change time, and neither blocks the other. */
@@ -539,6 +646,7 @@ int main(void) {
       cmocka_unit_test(browser_freed_before_its_page),
       cmocka_unit_test(capture_at_rest_and_wait_change),
       cmocka_unit_test(a_wait_counts_its_quiet_once_every_must_region_was_painted),
+      cmocka_unit_test(a_buffer_drawn_whole_is_logged_where_it_changed),
       cmocka_unit_test(async_waits_run_side_by_side),
       cmocka_unit_test(wheel_is_one_event_per_notch),
       cmocka_unit_test(keys_carry_code_keycode_location),
