@@ -80,7 +80,7 @@ const char sc__paintlog_js[] =
     "if(t-lastP>=GAP){ST[sn%CAP]=t;sn++;}if(u>lastP)lastP=u;}"
     "for(var i=0;i<waiters.length;i++)waiters[i].poke();}"
     "function all(k){put(-BIG,-BIG,BIG,BIG,now(),typeof k==='string'?k:k&&k.type||'?');}"
-    "function flush(){kick=false;epoch++;var p=pend;pend=[];"
+    "function flush(){kick=false;epoch++;var p=pend;pend=[];if(SN){SN.__scV.snap=null;SN=null;}"
     "for(var i=0;i<p.length;i++){var c=p[i],d=c.__scD;if(!c.isConnected)continue;"
     "var b=c.getBoundingClientRect(),cw=c.width,ch=c.height;"
     "if(!(b.width>0&&b.height>0&&cw>0&&ch>0))continue;"
@@ -161,8 +161,10 @@ const char sc__paintlog_js[] =
      * canvas puts an image on exactly that rectangle, the change is only
      * where the new pixels differ from the old ones (a pixel whose new
      * alpha is neither 0 nor 255 counts as changed: its stored value is
-     * rounded). Read once, compared once, dropped at once. */
-    "var SNAP=65536,LE=new Uint8Array(new Uint32Array([1]).buffer)[0]===1;"
+     * rounded). Read once, compared once, dropped at once: at the next
+     * change of that canvas, when it is read, when another canvas keeps a
+     * clear, or at the end of the task, whichever comes first. */
+    "var SN=null,SNAP=65536,LE=new Uint8Array(new Uint32Array([1]).buffer)[0]===1;"
     "function snap(g,x,y,w,h){var c=g.__scC||(g.__scC=g.canvas);"
     "if(!c||c.isConnected||g.__scT||!(w*h>=SNAP)||!Number.isInteger(x)||!Number.isInteger(y)||"
     "!Number.isInteger(w)||!Number.isInteger(h))return null;var s=vs(c),o=s.open&&s.ep===epoch,e=o&&s.R[(s.v-1)%VR],im;"
@@ -222,7 +224,8 @@ const char sc__paintlog_js[] =
     "var o=d.value,k=n==='strokeRect',c=n==='clearRect';P[n]=function(x,y,w,h){"
     "var q=c?snap(this,x,y,w,h):null;o.call(this,x,y,w,h);"
     "if(k){var l=(+this.lineWidth||1)/2+1;mark(this,x-l,y-l,+w+2*l,+h+2*l);}"
-    "else mark(this,+x,+y,+w,+h,0,c&&!this.__scT);if(q){var s=vs(this.__scC);q.n=s.n;s.snap=q;}};});"
+    "else mark(this,+x,+y,+w,+h,0,c&&!this.__scT);if(q){var s=vs(this.__scC);q.n=s.n;"
+    "if(SN&&SN!==this.__scC)vs(SN).snap=null;SN=this.__scC;s.snap=q;}};});"
     "wrap(P,'drawImage',drew);"
     "wrap(P,'putImageData',function(g,a){var d=a[0]||{},x=+a[1],y=+a[2],c=g.__scC||(g.__scC=g.canvas);"
     "if(!c)return;var s=vs(c),w=+d.width,h=+d.height,q=kept(c);"
