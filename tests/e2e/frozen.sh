@@ -10,7 +10,9 @@
 #   - exit code 1 (a step failed), not 3 (infrastructure), nothing from
 #     `stepcheck: run:` on stderr;
 #   - select-a passed; hide-layer failed with "map unchanged after N ms"
-#     and no "input lost" in its reason;
+#     and no "input lost" in its reason, which ends with what the page
+#     did: "; the page saw its mousedown and mouseup at (x,y) and handed a
+#     message on N ms after its mouseup";
 #   - report.json: hide-layer `"fault": false`, the run not passed and no
 #     run error; the text table says FAIL for it, not ERROR.
 # The page saw the click (its DOM mousedown and mouseup) and handed it on:
@@ -113,6 +115,9 @@ h = res["hide-layer"]
 assert not h["passed"], ("hide-layer passed with java stopped", h["reason"])
 assert re.match(r"map unchanged after \d+ ms", h["reason"]), h["reason"]
 assert "input lost" not in h["reason"], h["reason"]
+# the page's own record, in the message: it took the click and handed it on
+assert re.search(r"; the page saw its mousedown and mouseup at \([0-9.]+,[0-9.]+\) and handed "
+                 r"a message on [0-9.]+ ms after its mouseup$", h["reason"]), h["reason"]
 assert h["fault"] is False, ("recorded as a fault", h["reason"])
 assert not rep["passed"] and not rep["error"], (rep["passed"], rep["error"])
 out = open(sys.argv[4]).read()
