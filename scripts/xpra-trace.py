@@ -16,7 +16,8 @@ the records. Per user I (STATE/uI/user.state):
                    enable mouse`, through the rig's home, runtime and
                    socket dirs): one line per pointer-position and
                    button-action packet, and each XTest motion and button.
-Users that appear later (a rig still starting) are picked up. Runs until
+Users that appear later (a rig still starting) are picked up once their
+server says it is ready. Runs until
 SIGTERM or SIGINT, or until STATE is gone; then stops what it started (by
 pid) and exits 0. Needs xinput (scripts/deps.sh) and xpra."""
 import os
@@ -85,10 +86,20 @@ def user_state(ud):
         return {}
 
 
+def ready(ud):
+    try:
+        with open(ud + "/xpra.log", errors="replace") as f:
+            return any("xpra is ready." in l for l in f)
+    except OSError:
+        return False
+
+
 def trace_user(name, ud):
     disp = user_state(ud).get("display")
-    while not stop.is_set() and not os.path.exists("/tmp/.X11-unix/X%s" % disp):
-        time.sleep(0.1)
+    # its X display and server up (no xpra command spawned before: each is
+    # a Python start, and a starting rig is busy enough)
+    while not stop.is_set() and not ready(ud):
+        stop.wait(0.2)
     with lock:
         if stop.is_set():
             return
