@@ -6,7 +6,7 @@ pkgs=(build-essential cmake pkg-config git python3
       libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
       chromium chromium-headless-shell chromium-driver openjdk-17-jre-headless valgrind
       xvfb x11vnc websockify novnc xpra x11-utils josm imagemagick
-      fonts-noto-core fonts-dejavu-core curl abigail-tools)
+      fonts-noto-core fonts-dejavu-core curl abigail-tools xinput)
 # fonts-noto-core: JOSM depends on fonts-noto anyway; its UI font (Java's
 # Dialog -> fontconfig sans-serif) resolves to Noto Sans, the font the builtin
 # "josm" scale-bar glyph set was learned from. Named here so it is explicit.
@@ -17,6 +17,7 @@ pkgs=(build-essential cmake pkg-config git python3
 # bookworm; default-jre-headless depends on it): the Selenium Grid 4 test, whose
 # server jar scripts/grid.sh fetches with npm (Debian's npm when none is there).
 # abigail-tools: abidw/abidiff, the ABI check (scripts/abi-check.sh).
+# xinput: scripts/xpra-trace.py records what reaches each rig display.
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 [ "${SC_DEPS_EXTRA:-}" ] && pkgs+=($SC_DEPS_EXTRA)
 missing=()

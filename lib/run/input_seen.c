@@ -52,6 +52,7 @@ static size_t find(const sc__input_evidence *ev, size_t from, char k, sc_point a
 
 int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
                    const sc__input_evidence *ev, char *why, size_t len) {
+  if (len) why[0] = '\0';
   if (!ev || !ev->have) return 0;
   double since = t0 - ev->clock_err - SC__INPUT_CLOCK_SLACK_MS;
   /* the ring must reach back to the gesture, else an event may be gone */
@@ -59,6 +60,7 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
   sc_point at = a->at;
   size_t last = ev->n, i;
   const char *what = "";
+  char took[96]; /* what the page saw of the gesture, when it saw all */
   switch (a->kind) {
   case SC_ACTION_CLICK:
     if ((i = find(ev, 0, 'd', at, 0, since)) == ev->n) {
@@ -70,6 +72,7 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
       return 1;
     }
     what = "its mouseup";
+    snprintf(took, sizeof took, "its mousedown and mouseup at (%g,%g)", at.x, at.y);
     break;
   case SC_ACTION_WHEEL: {
     int n = a->notches < 0 ? -a->notches : a->notches, seen = 0;
@@ -83,6 +86,8 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
       return 1;
     }
     what = "its last wheel notch";
+    snprintf(took, sizeof took, "%d wheel event%s for its %d notches at (%g,%g)", seen,
+             seen == 1 ? "" : "s", n, at.x, at.y);
     break;
   }
   case SC_ACTION_KEY: {
@@ -95,12 +100,22 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
       return 1;
     }
     what = "its last keydown";
+    snprintf(took, sizeof took, "its %d keydown%s (%s)", n, n == 1 ? "" : "s",
+             a->key ? a->key : "?");
     break;
   }
   default: /* pointer moves are not asked about */
     return 0;
   }
   const sc__input_event *e = &ev->ev[last];
+  /* Not lost: what the page did say goes into the failure's message, so
+   * a step the application ignored shows that the page took the gesture
+   * and when it handed a message on (to a socket or a worker). */
+  if (e->sent_ms >= 0)
+    snprintf(why, len, "the page saw %s and handed a message on %.1f ms after %s", took,
+             e->sent_ms - e->at_ms, what);
+  else
+    snprintf(why, len, "the page saw %s and handed no message on after %s", took, what);
   if (e->sent_ms >= 0 || !e->sent_before || ev->open_sockets <= 0) return 0;
   if (ev->now_ms + ev->clock_err < t0 + timeout_ms) return 0; /* the timeout is not over */
   double quiet = ev->now_ms - e->at_ms;
@@ -116,14 +131,21 @@ static void asked(int status, const char *errmsg, const sc__input_evidence *ev, 
   (void)errmsg;
   /* a query that failed leaves the verdict; a cancel still cancels */
   int rc = sc__runner_reply(r, 0, NULL);
-  char why[160];
+  char why[256];
+  sc_step_result *res = sm->res;
   if (rc == 0 && status == 0 &&
       sc__input_lost(&sm->st->action, sm->t0, sm->st->timeout_ms, ev, why, sizeof why)) {
-    sc_step_result *res = sm->res;
     rc = sc__err(SC_EIO, "input lost before it left the browser: %s (%s)", why,
                  res->reason ? res->reason : "step failed");
     sc__free(res->reason);
     res->reason = sc__strdup(sc_errmsg());
+  } else if (rc == 0 && status == 0 && why[0] && res->reason) {
+    /* the application's failure, with what the page did with the input */
+    char *longer = sc__asprintf("%s; %s", res->reason, why);
+    if (longer) {
+      sc__free(res->reason);
+      res->reason = longer;
+    }
   }
   sc__step_finish(r, rc);
 }

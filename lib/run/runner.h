@@ -392,13 +392,18 @@ void sc__step_log_captured(sc__runner *r, int same);
 /* A step failed (its reason set, as the application's failure): before it
  * is final, ask the page whether its gesture's inputs left the browser;
  * on positive evidence that they did not, it ends as a fault (SC_EIO,
- * "input lost before it left the browser: ..."), else as it was
- * (input_seen.c). */
+ * "input lost before it left the browser: ..."), else as it was, its
+ * reason followed by what the page did with the input when it saw all of
+ * it ("...; the page saw its mousedown and mouseup at (x,y) and handed a
+ * message on 2.3 ms after its mouseup") (input_seen.c). */
 void sc__step_failed(sc__runner *r);
 /* The decision: 1 when ev shows that an input of action a, whose gesture
  * began at t0 (run clock) and was judged for timeout_ms, never left the
  * browser, with why ("the page saw no mousedown at (x,y)"); 0 when it
- * left, or the evidence cannot say. */
+ * left, or the evidence cannot say: then why is what the page did with
+ * the gesture when it saw all of it ("the page saw its mousedown and
+ * mouseup at (x,y) and handed a message on 2.3 ms after its mouseup"),
+ * else empty. */
 int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
                    const sc__input_evidence *ev, char *why, size_t len);
 /* The machine moves on after a step (step.c calls it). */

@@ -32,8 +32,11 @@ static void a_click_seen_and_sent_is_not_lost(void **st) {
   (void)st;
   ev_reset();
   ev_add('d', 1002, 20.5, 20.5, 0, 1002.1);
-  ev_add('u', 1003, 20.5, 20.5, 0, 1003.1);
+  ev_add('u', 1003, 20.5, 20.5, 0, 1003.25);
   assert_int_equal(lost(&k_click), 0);
+  /* what the page did with it, for the failure's message */
+  assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed a "
+                             "message on 0.2 ms after its mouseup");
 }
 
 static void a_click_the_page_never_saw_is_lost(void **st) {
@@ -68,6 +71,8 @@ static void a_click_seen_but_not_sent_is_lost(void **st) {
   /* sent late, but within the timeout: it left */
   g_e.ev[1].sent_ms = 1400;
   assert_int_equal(lost(&k_click), 0);
+  assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed a "
+                             "message on 397.0 ms after its mouseup");
 }
 
 /* Silence is evidence only from a page that sends, over a connection that
@@ -79,6 +84,8 @@ static void silence_says_nothing_without_a_live_sender(void **st) {
   ev_add('u', 1003, 20.5, 20.5, 0, -1);
   g_e.open_sockets = 0; /* the server went away, or the page sends through a worker */
   assert_int_equal(lost(&k_click), 0);
+  assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed no "
+                             "message on after its mouseup");
   g_e.open_sockets = 1;
   g_e.ev[1].sent_before = 0; /* a page that never sent (no remote display) */
   assert_int_equal(lost(&k_click), 0);
@@ -92,7 +99,9 @@ static void no_record_leaves_the_verdict(void **st) {
   ev_reset();
   g_e.have = 0;
   g_e.blind = "the paint log is blind on this page";
+  strcpy(g_why, "stale");
   assert_int_equal(lost(&k_click), 0);
+  assert_string_equal(g_why, ""); /* nothing to say */
   assert_int_equal(sc__input_lost(&k_click, 1000, 500, NULL, g_why, sizeof g_why), 0);
   /* a ring that does not reach back to the gesture may have lost its events */
   ev_reset();
@@ -111,6 +120,8 @@ static void wheel_notches_are_seen_in_their_direction(void **st) {
    * busy page, so fewer is no evidence */
   ev_add('w', 1502, 20.5, 20.5, -1, 1502.1);
   assert_int_equal(lost(&in3), 0);
+  assert_string_equal(g_why, "the page saw 1 wheel event for its 3 notches at (20,20) and "
+                             "handed a message on 0.1 ms after its last wheel notch");
   ev_add('w', 1503, 20.5, 20.5, -1, -1);
   assert_int_equal(lost(&in3), 1);
   assert_string_equal(g_why, "the page sent nothing in the 37 ms after its last wheel notch");
@@ -128,6 +139,8 @@ static void keys_and_moves(void **st) {
   assert_string_equal(g_why, "the page saw 1 of its 2 keydowns (Escape)");
   ev_add('k', 1003, -1, -1, 0, 1003.1);
   assert_int_equal(lost(&key), 0);
+  assert_string_equal(g_why, "the page saw its 2 keydowns (Escape) and handed a message on 0.1 "
+                             "ms after its last keydown");
   ev_reset();
   assert_int_equal(lost(&move), 0); /* pointer moves are not asked about */
 }
@@ -181,7 +194,9 @@ static void a_failed_step_the_page_sent_on_stays_the_applications(void **st) {
   const sc_step_result *res = step(0, 1);
   assert_int_equal(g_asks, 1);
   assert_false(res->fault);
-  assert_string_equal(res->reason, "r unchanged after 540 ms");
+  assert_string_equal(res->reason, "r unchanged after 540 ms; the page saw its mousedown and "
+                                   "mouseup at (20,20) and handed a message on 0.1 ms after "
+                                   "its mouseup");
   assert_null(g_rr.error);
 }
 
