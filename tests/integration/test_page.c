@@ -49,14 +49,20 @@ static sc_page *open_events(void) {
   return p;
 }
 
-static json_t *events(sc_page *p) {
+/* The value of expr, a page expression that gives JSON.stringify(...). */
+static json_t *eval_json(sc_page *p, const char *expr) {
   char *js = NULL;
-  assert_int_equal(sc_page_eval(&js, p, "JSON.stringify(window.__events)"), 0);
+  assert_int_equal(sc_page_eval(&js, p, expr), 0);
   json_t *s = json_loads(js, JSON_DECODE_ANY, NULL);
   sc_free(js);
-  json_t *arr = json_loads(json_string_value(s), 0, NULL);
+  json_t *v = json_loads(json_string_value(s), 0, NULL);
   json_decref(s);
-  assert_non_null(arr);
+  assert_non_null(v);
+  return v;
+}
+
+static json_t *events(sc_page *p) {
+  json_t *arr = eval_json(p, "JSON.stringify(window.__events)");
   assert_int_equal(sc_page_eval(NULL, p, "window.__events.length = 0"), 0);
   return arr;
 }
@@ -286,7 +292,7 @@ static void a_wait_counts_its_quiet_once_every_must_region_was_painted(void **st
  * canvas-relative, as [x, y, w, h] (one box per task: their union; -1:
  * none) into r; n tasks. */
 static void buffers(sc_page *p, const char *steps, double r[][4], size_t n) {
-  char expr[8192], *js = NULL;
+  char expr[8192];
   snprintf(expr, sizeof expr,
            "(async function(){var v=document.querySelector('canvas'),g=v.getContext('2d'),W=v.width,H=v.height,"
            "L=__stepcheck_log,o=v.getBoundingClientRect(),out=[];"
@@ -309,12 +315,7 @@ static void buffers(sc_page *p, const char *steps, double r[][4], size_t n) {
            "out.push(b?[Math.round(b[0]),Math.round(b[1]),Math.round(b[2]-b[0]),Math.round(b[3]-b[1])]:[-1,-1,-1,-1]);}"
            "%s return JSON.stringify(out);})()",
            steps);
-  assert_int_equal(sc_page_eval(&js, p, expr), 0);
-  json_t *s = json_loads(js, JSON_DECODE_ANY, NULL);
-  sc_free(js);
-  json_t *v = json_loads(json_string_value(s), 0, NULL);
-  json_decref(s);
-  assert_non_null(v);
+  json_t *v = eval_json(p, expr);
   assert_int_equal(json_array_size(v), n);
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < 4; k++) r[i][k] = json_number_value(json_array_get(json_array_get(v, i), k));
