@@ -784,7 +784,7 @@ start_novnc() {
   # 2. JOSM (own session: the josm wrapper script and its java child share a
   # process group)
   setsid env DISPLAY=":$D" HOME="$UD/home" \
-    JAVA_OPTS="-Djosm.home=$UD/josm -Xmx$XMX" \
+    JAVA_OPTS="-Djosm.home=$UD/josm -Djava.io.tmpdir=$UD/tmp -Xmx$XMX" \
     josm --offline=all --no-maximize --skip-plugins --geometry="${WIDTH}x${HEIGHT}+0+0" "$UOSM" \
     > "$UD/josm.log" 2>&1 < /dev/null &
   JPID=$!
@@ -936,7 +936,7 @@ start_xpra() {
     --encodings=rgb,png --video-encoders=none --video-scaling=off \
     --terminate-children=yes --exit-with-children=no \
     --xvfb="Xvfb +extension Composite -screen 0 ${WIDTH}x$((HEIGHT + XPRA_TOP))x24+32 -nolisten tcp -noreset" \
-    --start="env JAVA_OPTS=$(shq "-Djosm.home=$UD/josm -Xmx$XMX") josm --offline=all --no-maximize --skip-plugins --geometry=${WIDTH}x${HEIGHT}+0+$XPRA_TOP $(shq "$UOSM")" \
+    --start="env JAVA_OPTS=$(shq "-Djosm.home=$UD/josm -Djava.io.tmpdir=$UD/tmp -Xmx$XMX") josm --offline=all --no-maximize --skip-plugins --geometry=${WIDTH}x${HEIGHT}+0+$XPRA_TOP $(shq "$UOSM")" \
     > "$UD/xpra.log" 2>&1 < /dev/null &
   local xp=$! deadline xvfb=
   XPRA_PID=$xp
@@ -994,7 +994,9 @@ start_user() { # user
   [ "$USERS" = 1 ] || UPFX="user $U: "
   # SIGINT stays ignored here (an asynchronous list): the parent has it
   trap 'STOPPING=1' TERM HUP
-  mkdir -p "$UD/josm" "$UD/home"
+  # JOSM's own temp dir: Java leaves its font files (+~JF*.tmp) there when
+  # it is stopped, so they go with the state dir, not into /tmp
+  mkdir -p "$UD/josm" "$UD/home" "$UD/tmp"
   {
     echo "display=$D"
     echo "transport=$TRANSPORT"

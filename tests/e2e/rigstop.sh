@@ -9,7 +9,12 @@
 # it, and at once (no sleep)
 # check that none of them is running (a zombie counts as gone: it holds no
 # port, display or memory, and PID 1 reaps it), that the web (and VNC) port
-# is not listening, and that the display's lock and socket are gone.
+# is not listening, and that the display's lock and socket are gone; and
+# that JOSM keeps its temp files (Java's +~JF*.tmp font files, left behind
+# when it is killed) in the state dir that stop removes: its java runs with
+# java.io.tmpdir there (JOSM writes its font file there some seconds after
+# its map is drawn, so the file itself is not waited for; /tmp's +~JF files
+# cannot be told apart from other JOSMs' on the machine).
 # Sabotage, run every time so the check stays honest: the same with
 # SC_RIG_STOP_NOWAIT=1 (the rig sends TERM and returns without waiting) must
 # be caught by the same check; what it left is then stopped by pid here.
@@ -110,6 +115,11 @@ one() { # name transport freeze env... : start, snapshot, stop, check at once
     # in a shutdown hook or starved under load; only KILL ends it
     jpid=$(awk '$1 == "java" { print $2 }' "$state/u1/pids")
     [ -n "$jpid" ] && kill -STOP "$jpid"
+  fi
+  jpid=$(awk '$1 == "java" { print $2 }' "$state/u1/pids")
+  if ! tr '\0' '\n' < "/proc/$jpid/cmdline" 2>/dev/null | grep -qx -- "-Djava.io.tmpdir=$state/u1/tmp"; then
+    echo "$name: FAIL: JOSM's java (pid ${jpid:-none}) runs without -Djava.io.tmpdir=$state/u1/tmp"
+    fails=$((fails + 1))
   fi
   env "$@" bash "$rig" stop --state "$state" 2> "$work/stop.err" ||
     { echo "$name: rig.sh stop failed: $(cat "$work/stop.err")"; fails=$((fails + 1)); }
