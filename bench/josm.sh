@@ -3,9 +3,13 @@
 # x11vnc, noVNC, or Xpra's HTML5 client), three tools in one run: stepcheck
 # proving rest with the page's paint log (its default), stepcheck with
 # --rest pairs (two identical captures, the 0.2.0 rule), and the
-# playwright-core peer.
+# playwright-core peer. With --floor, two more runs after them: the peer's
+# gestures with the same pacing and no verification (steps.js --verify
+# none: no screenshot; --verify one: one per step), the browser CPU every
+# driver pays per step on this page, so that the summary can say what each
+# rule costs above it.
 #
-#   bench/josm.sh [--cycles K] [--out DIR] [--display N] [--transport novnc|xpra]
+#   bench/josm.sh [--cycles K] [--out DIR] [--display N] [--transport novnc|xpra] [--floor]
 #
 # Defaults: 20 cycles of examples/josm/josm-1600.json, DIR out/bench-josm/,
 # display 57 (VNC port 5957, web port 6057), transport novnc. Builds bench_steps in
@@ -47,13 +51,15 @@ CYCLES=20
 OUT="$ROOT/out/bench-josm"
 DISPLAY_NUM=57
 TRANSPORT=novnc
+FLOOR=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cycles) CYCLES=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --display) DISPLAY_NUM=$2; shift 2 ;;
     --transport) TRANSPORT=$2; shift 2 ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    --floor) FLOOR=1; shift ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "josm.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -157,6 +163,10 @@ bench steps "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" -v
 bench steps-pairs "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" --rest pairs \
   --label stepcheck-pairs -v
 bench steps-peer node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verbose 1
+if [ "$FLOOR" = 1 ]; then
+  bench steps-floor-none node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify none
+  bench steps-floor-one node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify one
+fi
 
 {
   node "$PEER/summary.js" "$OUT"

@@ -10,6 +10,11 @@
 // own reading of the browser tree over the steps (bench_steps.c, steps.js;
 // launch and page load left out), "life" is treestat's tree CPU less the
 // driver process's over the whole life of the program (launch included).
+// With josm.sh --floor's runs (steps-floor-none.txt, steps-floor-one.txt:
+// the peer's gestures unverified, with no screenshot / one per step), also
+// what each rule costs above the floor every driver pays:
+// (rule - none) / (pairs - none), and the paint log over the one-screenshot
+// floor.
 //
 //   node restsum.js DIR
 'use strict';
@@ -19,6 +24,8 @@ const path = require('path');
 const dir = process.argv[2];
 if (!dir) { console.error('usage: node restsum.js DIR'); process.exit(2); }
 const TOOLS = [['steps', 'paint log'], ['steps-pairs', 'pairs'], ['steps-peer', 'peer']];
+const FLOORS = [['steps-floor-none', 'floor none'], ['steps-floor-one', 'floor one']]
+  .filter(([name]) => fs.existsSync(path.join(dir, `${name}.txt`)));
 
 function lines(name) {
   const out = {};
@@ -42,7 +49,7 @@ const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s, n) => String(s).padEnd(n);
 
 const T = {};
-for (const [name, label] of TOOLS) {
+for (const [name, label] of TOOLS.concat(FLOORS)) {
   const rows = lines(name), all = rows.all || {};
   const st = readJson(path.join(dir, `${name}.stat.json`));
   const verified = num(all.verified);
@@ -79,7 +86,7 @@ console.log('\nPer verified step (run = browser tree over the steps, read by the
 console.log('launch included; driver = the driver process over its life)');
 console.log(pad('tool', 11) + pad('verified', 10) + pad('median', 9) + pad('rest by log', 12) + pad('screenshots', 12) +
   pad('browser run', 12) + pad('browser life', 13) + pad('driver', 8) + 'wall s');
-for (const [name] of TOOLS) {
+for (const [name] of TOOLS.concat(FLOORS)) {
   const t = T[name];
   console.log(pad(t.label, 11) + pad(`${t.all.pass || '-'}/${t.all.n || '-'}`, 10) + pad(f1(num(t.all.verified_median_ms)), 9) +
     pad(t.all.paint_log === undefined ? '-' : t.all.paint_log, 12) + pad(f2(t.shots), 12) + pad(f1(t.runCpu), 12) +
@@ -93,3 +100,12 @@ console.log(`  screenshots per verified step ${f2(log.shots)} <= 1.4: ${mark(log
 console.log(`  browser CPU per verified step <= 0.55 x pairs': run ${f1(log.runCpu)} / ${f1(pairs.runCpu)} = ${f2(rRun)}: ` +
   `${mark(rRun <= 0.55)}; life ${f1(log.lifeCpu)} / ${f1(pairs.lifeCpu)} = ${f2(rLife)}: ${mark(rLife <= 0.55)}`);
 console.log(`  verified median <= the peer's on every step id: ${idsMet} of ${ids.length}: ${mark(ids.length > 0 && idsMet === ids.length)}`);
+
+if (FLOORS.length === 2) {
+  const none = T['steps-floor-none'], one = T['steps-floor-one'];
+  const above = (t, k) => (t[k] - none[k]) / (pairs[k] - none[k]);
+  console.log('\nAbove the floor (the peer\'s gestures unverified: none = no screenshot, one = one per step):');
+  console.log(`  paint log over pairs, above none: run ${f2(above(log, 'runCpu'))}, life ${f2(above(log, 'lifeCpu'))}`);
+  console.log(`  paint log over the one-screenshot floor: run ${f1(log.runCpu)} / ${f1(one.runCpu)} = ${f2(log.runCpu / one.runCpu)}, ` +
+    `life ${f1(log.lifeCpu)} / ${f1(one.lifeCpu)} = ${f2(log.lifeCpu / one.lifeCpu)}`);
+}

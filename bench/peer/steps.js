@@ -20,11 +20,17 @@
 // has ink and two screenshots of its regions are identical.
 //
 //   node steps.js [--cycles 10] [--scenario FILE] [--url URL] [--verbose 0|1] [--check-final 0|1]
+//                 [--verify screenshots|none|one]
 //
 // --check-final 1 looks at the watched regions again 1 s after each pass
 // (not timed, not counted) and counts the passes whose screenshot the
 // application then painted over (premature=K per step id): a verdict on a
 // frame that was not the one the screen came to rest on.
+//
+// --verify none|one (as multi.js): the same gestures with the same pacing,
+// not verified (user.js, floorStep), with no screenshot or one per step:
+// the browser CPU every driver pays per step on this page (tool=
+// playwright-floor-none / -one; their steps count as passed).
 'use strict';
 const path = require('path');
 const { launch, notePids, parseArgs, stats, treeCpuMs, childPids, fmt } = require('./launch');
@@ -35,10 +41,12 @@ const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 
 async function main() {
   const o = parseArgs(process.argv.slice(2), {
-    cycles: 10, verbose: 0, check_final: 0,
+    cycles: 10, verbose: 0, check_final: 0, verify: 'screenshots',
     scenario: path.join(ROOT, 'fixtures/mapapp/seven-steps.json'),
     url: 'file://' + path.join(ROOT, 'fixtures/mapapp/index.html') + '?delay=0',
   });
+  if (!['screenshots', 'none', 'one'].includes(o.verify)) throw new Error(`--verify ${o.verify}: screenshots, none or one`);
+  const tool = o.verify === 'screenshots' ? 'playwright' : `playwright-floor-${o.verify}`;
   const sc = loadScenario(o.scenario);
   const cpuStart = cpuMs();
   const browser = await launch();
@@ -48,6 +56,7 @@ async function main() {
     const ctx = await browser.newContext({ viewport: { width: sc.j.viewport.width, height: sc.j.viewport.height }, deviceScaleFactor: 1 });
     const user = new User(await ctx.newPage(), sc);
     user.checkFinal = o.check_final === 1;
+    if (o.verify !== 'screenshots') user.floor = o.verify;
     await user.open(o.url);
     console.log(`# browser=Chrome/${browser.version()} playwright-core=${require('playwright-core/package.json').version} url=${o.url} scenario=${o.scenario} cycles=${o.cycles} poll_ms=${POLL_MS}`);
 
@@ -91,7 +100,7 @@ async function main() {
       const ok = rs.filter((r) => r.passed), withApp = ok.filter((r) => !Number.isNaN(r.overhead));
       const v = stats(ok.map((r) => r.verified)), a = stats(withApp.map((r) => r.app)), ov = stats(withApp.map((r) => r.overhead));
       const cp = stats(ok.map((r) => r.cpu)), k = stats(rs.filter((r) => r.captures).map((r) => r.captures));
-      console.log(`tool=playwright case=${name} n=${rs.length} pass=${ok.length} verified_median_ms=${fmt(v.median)} verified_p95_ms=${fmt(v.p95)} app_median_ms=${fmt(a.median)} overhead_median_ms=${fmt(ov.median)} overhead_p95_ms=${fmt(ov.p95)} overhead_n=${withApp.length} captures_median=${Number.isFinite(k.median) ? Math.round(k.median) : 'nan'} cpu_median_ms=${cp.median.toFixed(2)} cpu_p95_ms=${cp.p95.toFixed(2)} shots_mean=${rs.length ? (rs.reduce((s, r) => s + r.shots, 0) / rs.length).toFixed(2) : 'nan'}${o.check_final === 1 ? ` premature=${ok.filter((r) => r.premature).length}` : ''}${extra || ''}`);
+      console.log(`tool=${tool} case=${name} n=${rs.length} pass=${ok.length} verified_median_ms=${fmt(v.median)} verified_p95_ms=${fmt(v.p95)} app_median_ms=${fmt(a.median)} overhead_median_ms=${fmt(ov.median)} overhead_p95_ms=${fmt(ov.p95)} overhead_n=${withApp.length} captures_median=${Number.isFinite(k.median) ? Math.round(k.median) : 'nan'} cpu_median_ms=${cp.median.toFixed(2)} cpu_p95_ms=${cp.p95.toFixed(2)} shots_mean=${rs.length ? (rs.reduce((s, r) => s + r.shots, 0) / rs.length).toFixed(2) : 'nan'}${o.check_final === 1 ? ` premature=${ok.filter((r) => r.premature).length}` : ''}${extra || ''}`);
     };
     for (const st of sc.cycle) line(`step:${st.id}`, rows.filter((r) => r.id === st.id));
     const verified = rows.filter((r) => r.passed).length;

@@ -57,7 +57,7 @@ class User {
     this.lastGestureEnd = 0;
     this.lastClick = null;
     this.lastClickAt = 0;
-    this.shots = 0; // page.screenshot calls for verdicts (hashes), for bench/peer/steps.js
+    this.shots = 0; // screenshots for verdicts (hashes) and floorStep's one, for bench/peer/steps.js
     this.checkFinal = false; // steps.js --check-final 1: was the passing screenshot final?
   }
 
@@ -196,6 +196,7 @@ class User {
       await this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, fromSurface: true,
         clip: { x: this.cv.x + x0, y: this.cv.y + y0, width: x1 - x0, height: y1 - y0, scale: 1 } });
       captures = 1;
+      this.shots++;
     }
     const end = performance.now();
     return { passed: true, verified: NaN, gesture: t1 - t0, work: (t1 - t0) + (end - t2), captures };
