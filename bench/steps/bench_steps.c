@@ -5,23 +5,25 @@
  * For each step result:
  *   verified_ms   first input sent -> capture on which all expectations held
  *                 (the runner's own timing);
- *   app_ms        the app's own time-to-pixel for the step, read from its
- *                 timing records over CDP after the step (window.__inputs,
- *                 window.__paints; page clock): timeStamp of the step's
- *                 first input event -> the animation frame after the last
- *                 paint the app made for the step; nan on pages without
- *                 those records (JOSM), and so is overhead_ms;
+ *   app_ms        the app's own time-to-pixel for the step, from its timing
+ *                 records (window.__inputs, window.__paints; page clock,
+ *                 made wall clock by performance.timeOrigin), read once
+ *                 after the run: timeStamp of the first input event from
+ *                 the step's start (started_unix_ms) to the next step's ->
+ *                 the animation frame after the last paint the app made in
+ *                 that span; nan on pages without those records (JOSM), and
+ *                 so is overhead_ms;
  *   overhead_ms   verified_ms - app_ms: input transport, capture latency,
  *                 the second (confirming) capture, decode and judging;
  *   cpu_ms        user+sys CPU of this process between the end of the
  *                 previous step's bookkeeping and the end of this step
  *                 (park, at-rest captures, gesture, polling, judging; the
  *                 cycle-start and drift captures fall to the steps after
- *                 them); the benchmark's own record reading is excluded.
+ *                 them); the benchmark's own bookkeeping is excluded.
  *                 cpu_median_ms is over passed steps.
  * The runner is given a page we opened (sc_run_options.page) so the records
- * can be read between steps with sc_page_eval; that read happens after the
- * step's result and before the next step's settle floor, so it is outside
+ * can be read with sc_page_eval after the run (a blocking call cannot be
+ * made from the progress callback, which runs on the runner's loop), outside
  * every measured interval.
  *
  * Whole-process and browser-tree CPU (/proc of sc_browser_pid and its
@@ -90,7 +92,7 @@ int __wrap_sc__cdp_send(sc__cdp *c, const char *session_id, const char *method, 
 typedef struct row {
   char id[64];
   int cycle, passed;
-  double verified_ms, first_change_ms, gesture_ms, app_ms, overhead_ms, cpu_ms;
+  double started_unix_ms, verified_ms, first_change_ms, gesture_ms, app_ms, overhead_ms, cpu_ms;
   int captures;
   double capture_ms;
   long shots;          /* captures sent since the previous step's result */
@@ -101,7 +103,7 @@ typedef struct row {
 typedef struct bench {
   sc_page *page;
   int verbose;
-  size_t ninputs_seen, npaints_seen; /* records already consumed */
+  size_t ninputs_seen, npaints_seen; /* records of the page load, not the run's */
   long shots_mark;                   /* g_shots at the last step's result */
   double cpu_mark;                   /* process CPU at the end of the last bookkeeping */
   double bench_cpu;                  /* CPU spent in our own bookkeeping */
@@ -130,8 +132,8 @@ static double tree_cpu_ms(int pid) {
 static json_t *read_records(bench *B) {
   char expr[512], *js = NULL;
   snprintf(expr, sizeof expr,
-           "({inputs: (window.__inputs || []).slice(%zu), paints: (window.__paints || [])"
-           ".slice(%zu)})",
+           "({origin: performance.timeOrigin, inputs: (window.__inputs || []).slice(%zu),"
+           " paints: (window.__paints || []).slice(%zu)})",
            B->ninputs_seen, B->npaints_seen);
   if (sc_page_eval(&js, B->page, expr) < 0) {
     if (!B->eval_failed) fprintf(stderr, "bench_steps: eval: %s\n", sc_errmsg());
@@ -152,37 +154,48 @@ static double num(json_t *o, const char *k) {
   return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The app's time-to-pixel for the step whose records are in j (the map
- * app's window.__inputs: {type, t = event.timeStamp, ...}; window.__paints:
- * {t = performance.now() after drawing, frame = the next animation frame's
- * time, input}): the step's first input event -> the frame of the last paint
- * at or after it. NAN when either is missing. */
-static double app_time(json_t *j) {
+/* Inputs this early before a step's started_unix_ms still count as its
+ * own: Chromium's wall clock (timeOrigin + timeStamp) and ours may differ
+ * by a millisecond or two; steps are settle_ms (300 ms) apart. */
+#define APP_SLACK_MS 20.0
+
+/* The app's time-to-pixel for each row, from the records j of the whole
+ * run (the map app's window.__inputs: {type, t = event.timeStamp, ...};
+ * window.__paints: {t = performance.now() after drawing, frame = the next
+ * animation frame's time, input}; page clock, origin = timeOrigin): the
+ * first input of the row's span (its start to the next row's) -> the frame
+ * of the last paint in that span at or after it. NAN when either is
+ * missing. Rows are in run order. */
+static void app_times(bench *B, json_t *j) {
   json_t *inputs = json_object_get(j, "inputs"), *paints = json_object_get(j, "paints");
-  double first_in = NAN, last_paint = NAN;
+  double origin = num(j, "origin");
   size_t i;
   json_t *e;
-  json_array_foreach(inputs, i, e) {
-    double t = num(e, "t");
-    if (!isnan(t) && (isnan(first_in) || t < first_in)) first_in = t;
+  for (size_t k = 0; k < B->nrows; k++) {
+    row *r = &B->rows[k];
+    double lo = r->started_unix_ms - APP_SLACK_MS,
+           hi = k + 1 < B->nrows ? B->rows[k + 1].started_unix_ms - APP_SLACK_MS : INFINITY;
+    double first_in = NAN, last_paint = NAN;
+    json_array_foreach(inputs, i, e) {
+      double t = origin + num(e, "t");
+      if (t >= lo && t < hi && (isnan(first_in) || t < first_in)) first_in = t;
+    }
+    if (!isnan(first_in))
+      json_array_foreach(paints, i, e) {
+        double t = origin + num(e, "t"), frame = origin + num(e, "frame");
+        if (isnan(t) || t < first_in || t >= hi) continue;
+        if (!isnan(frame) && frame > t) t = frame;
+        if (isnan(last_paint) || t > last_paint) last_paint = t;
+      }
+    r->app_ms = isnan(first_in) || isnan(last_paint) ? NAN : last_paint - first_in;
+    r->overhead_ms = r->passed && !isnan(r->app_ms) ? r->verified_ms - r->app_ms : NAN;
   }
-  if (isnan(first_in)) return NAN;
-  json_array_foreach(paints, i, e) {
-    double t = num(e, "t"), frame = num(e, "frame");
-    if (isnan(t) || t < first_in) continue;
-    if (!isnan(frame) && frame > t) t = frame;
-    if (isnan(last_paint) || t > last_paint) last_paint = t;
-  }
-  return isnan(last_paint) ? NAN : last_paint - first_in;
 }
 
 static void on_step(const sc_step_result *res, int cycles, void *userdata) {
   bench *B = userdata;
   double cpu_step = cpu_self_ms() - B->cpu_mark;
   double c0 = cpu_self_ms();
-  json_t *j = read_records(B);
-  double app = j ? app_time(j) : NAN;
-  json_decref(j);
   if (!res->setup) {
     if (B->nrows == B->cap) {
       B->cap = B->cap ? B->cap * 2 : 64;
@@ -194,25 +207,25 @@ static void on_step(const sc_step_result *res, int cycles, void *userdata) {
     memset(r, 0, sizeof *r);
     snprintf(r->id, sizeof r->id, "%s", res->step_id);
     r->cycle = res->cycle;
+    r->started_unix_ms = res->started_unix_ms;
     r->passed = res->passed;
     r->verified_ms = res->verified_ms;
     r->first_change_ms = res->first_change_ms;
     r->gesture_ms = res->gesture_ms;
     r->captures = res->captures;
     r->capture_ms = res->capture_ms;
-    r->app_ms = app;
-    r->overhead_ms = res->passed && !isnan(app) ? res->verified_ms - app : NAN;
+    r->app_ms = r->overhead_ms = NAN; /* app_times(), after the run */
     r->cpu_ms = cpu_step;
     r->shots = g_shots - B->shots_mark;
     r->first_paint_ms = res->first_paint_ms;
     r->paint_log = res->rest && !strcmp(res->rest, "paint-log");
     if (B->verbose)
       fprintf(stderr,
-              "# c%d/%d %-12s %s verified=%.1f first_change=%.1f gesture=%.1f app=%.1f "
-              "overhead=%.1f captures=%d capture=%.1f shots=%ld rest=%s%s%s first_paint=%.1f "
+              "# c%d/%d %-12s %s verified=%.1f first_change=%.1f gesture=%.1f "
+              "captures=%d capture=%.1f shots=%ld rest=%s%s%s first_paint=%.1f "
               "last_paint=%.1f proven=%.1f paints=%d cpu=%.2f %s\n",
               res->cycle, cycles, res->step_id, res->passed ? "PASS" : "FAIL", res->verified_ms,
-              res->first_change_ms, res->gesture_ms, app, r->overhead_ms, res->captures,
+              res->first_change_ms, res->gesture_ms, res->captures,
               res->capture_ms, r->shots, res->rest ? res->rest : "?", res->rest_why ? "/" : "",
               res->rest_why ? res->rest_why : "", res->first_paint_ms, res->last_paint_ms,
               res->proven_ms, res->paints, cpu_step,
@@ -384,6 +397,9 @@ int main(int argc, char **argv) {
   double run_cpu = cpu_self_ms() - run_cpu0 - B.bench_cpu;
   double browser_cpu = tree_cpu_ms(sc_browser_pid(b)) - browser_cpu0;
   if (rc < 0) fprintf(stderr, "bench_steps: run: %s\n", sc_errmsg());
+  json_t *rec = read_records(&B);
+  if (rec) app_times(&B, rec);
+  json_decref(rec);
 
   for (size_t i = 0; i < sc_scenario_nsteps(s); i++) {
     char name[96];
