@@ -902,9 +902,10 @@ www_fix() {
   # The client offers the server notifications in its hello, and the server
   # sends its own whatever --notifications says: under load, "Network
   # Performance Issue" (id 2^24+1, after 10 late frames in 10 s; again after
-  # 60 s). The client shows each for 10 s in a 600 px wide box at the page's
-  # top right (css/client.css .notifications: right 0, top 96 px, z-index
-  # 10001, above every window), which covers JOSM's layer list there: a
+  # 60 s). The client shows it in a 600 px wide box at the page's top right
+  # (css/client.css .notifications: right 0, top 96 px, z-index 10001, above
+  # every window) until its timer has counted the server's 10000 (ms) down
+  # in seconds: for the rest of the session. It covers JOSM's layer list: a
   # click on the layer's eye lands on the notification, and the client
   # sends nothing (docs/reliability.md, "Clicks without effect through
   # Xpra"). The copy's hello says no, so the server sends none.

@@ -3,9 +3,10 @@
 # 13, docs/reliability.md "Clicks without effect through Xpra"): the server
 # sends its own to any client that offers them ("Network Performance Issue"
 # under load, whatever --notifications says), and xpra 3.1.3's client shows
-# each for 10 s in a 600 px box at the page's top right, above the window,
-# where it covers JOSM's layer list: the layer eye's clicks went to the box
-# and JOSM never got them. One JOSM user through Xpra (examples/josm/rig.sh):
+# each in a 600 px box at the page's top right, above the window, for the
+# rest of the session (its timer counts the server's 10000 ms down in
+# seconds), where it covers JOSM's layer list: the layer eye's clicks went to
+# the box and JOSM never got them. One JOSM user through Xpra (examples/josm/rig.sh):
 #   1. the served js/Client.js says `"notifications": false` in its hello,
 #      once, and nowhere `true`;
 #   2. with a page connected (stepcheck running josm.json cut to select-a,
