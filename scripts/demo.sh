@@ -2,16 +2,19 @@
 # The main job: the seven JOSM steps, verified on the pixels, on real JOSM
 # (Xvfb + x11vnc + websockify + noVNC) in headless Chromium.
 #   scripts/demo.sh [--cycles N] [--url URL] [--scenario FILE] [--report DIR]
-#                   [--users N] [--transport novnc|xpra]
+#                   [--users N] [--transport novnc|xpra] [--display N]
 # Without --url it starts the bundled JOSM rig (examples/josm/rig.sh) and
 # stops it afterwards; with --url it drives that page instead.
 # --users N: N JOSM users, each with its own X display, JOSM and web port
 # (through noVNC, or Xpra's HTML5 client with --transport xpra), driven from
 # one stepcheck process with the quality bar and per-user reports.
+# --display N: the rig's first X display (user I on N+I-1, web port 6000 +
+# its display; rig.sh's default, 7, without it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cycles=3 url="" scenario="examples/josm/josm.json" report="out/report" users=1 transport=novnc
+display=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --cycles) cycles=$2; shift 2 ;;
@@ -20,7 +23,8 @@ while [ $# -gt 0 ]; do
     --report) report=$2; shift 2 ;;
     --users) users=$2; shift 2 ;;
     --transport) transport=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --display) display=(--display "$2"); shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "demo: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +59,7 @@ if [ -z "$url" ]; then
   rmdir "$state"
   echo "demo: starting the JOSM rig ($users user(s), $transport)..." >&2
   mapfile -t urls < <(bash examples/josm/rig.sh start --state "$state" --users "$users" \
-                        --transport "$transport")
+                        --transport "$transport" "${display[@]}")
   [ "${#urls[@]}" -eq "$users" ] || { echo "demo: the rig did not start" >&2; exit 3; }
   echo "demo: rig ready at ${urls[*]}" >&2
 else

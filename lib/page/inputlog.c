@@ -1,6 +1,7 @@
 /* The page's record of the inputs it was given (paintlog_js.c, `inputs`):
  * one Runtime.evaluate, answered at once, its times mapped onto the run's
  * clock as the paint log's are (paintlog.c), positions into guest px. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -75,6 +76,8 @@ static void inputs_reply(int status, json_t *res, const char *errmsg, void *ud) 
       o->dir = (int)num(e, 4);
       o->sent_ms = s < 0 ? -1 : s - off;
       o->sent_before = num(e, 6) > 0;
+      const char *over = json_string_value(json_array_get(e, 7));
+      if (over) snprintf(o->over, sizeof o->over, "%s", over);
     }
   }
   c.cb(0, NULL, ev, c.ud);

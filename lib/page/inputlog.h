@@ -17,6 +17,8 @@ typedef struct sc__input_event {
   int dir;          /* wheel: the sign of deltaY (-1 up/in, 1 down/out) */
   double sent_ms;   /* the first message the page sent after it, run clock; -1 none */
   int sent_before;  /* the page had sent a message before it */
+  char over[SC__INPUT_OVER + 1]; /* mouse events: the element it was given to
+                                  * (tag#id.class) when not a canvas; else "" */
 } sc__input_event;
 
 /* The page's answer. */

@@ -15,6 +15,9 @@
 /* Inputs the page keeps (a ring; inputlog.c). */
 #define SC__INPUT_RING 64
 #define SC__INPUT_RING_STR "64"
+/* The longest element name (tag#id.class) an input record keeps. */
+#define SC__INPUT_OVER 47
+#define SC__INPUT_OVER_STR "47"
 
 /* A paint over the guest after this long with none is a paint start (the
  * shared-session detection's evidence, lib/run/shared.h). */

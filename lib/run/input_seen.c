@@ -61,6 +61,7 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
   size_t last = ev->n, i;
   const char *what = "";
   char took[96]; /* what the page saw of the gesture, when it saw all */
+  char over[SC__INPUT_OVER + 48] = ""; /* a click's mousedown given to no canvas */
   switch (a->kind) {
   case SC_ACTION_CLICK:
     if ((i = find(ev, 0, 'd', at, 0, since)) == ev->n) {
@@ -73,6 +74,10 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
     }
     what = "its mouseup";
     snprintf(took, sizeof took, "its mousedown and mouseup at (%g,%g)", at.x, at.y);
+    /* an element over the canvas took it (Xpra's notification box over
+     * JOSM's layer list did): the remote display's client never saw it */
+    if (ev->ev[i].over[0])
+      snprintf(over, sizeof over, " (its mousedown went to %s, not to a canvas)", ev->ev[i].over);
     break;
   case SC_ACTION_WHEEL: {
     int n = a->notches < 0 ? -a->notches : a->notches, seen = 0;
@@ -112,14 +117,14 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
    * a step the application ignored shows that the page took the gesture
    * and when it handed a message on (to a socket or a worker). */
   if (e->sent_ms >= 0)
-    snprintf(why, len, "the page saw %s and handed a message on %.1f ms after %s", took,
-             e->sent_ms - e->at_ms, what);
+    snprintf(why, len, "the page saw %s and handed a message on %.1f ms after %s%s", took,
+             e->sent_ms - e->at_ms, what, over);
   else
-    snprintf(why, len, "the page saw %s and handed no message on after %s", took, what);
+    snprintf(why, len, "the page saw %s and handed no message on after %s%s", took, what, over);
   if (e->sent_ms >= 0 || !e->sent_before || ev->open_sockets <= 0) return 0;
   if (ev->now_ms + ev->clock_err < t0 + timeout_ms) return 0; /* the timeout is not over */
   double quiet = ev->now_ms - e->at_ms;
-  snprintf(why, len, "the page sent nothing in the %.0f ms after %s", quiet, what);
+  snprintf(why, len, "the page sent nothing in the %.0f ms after %s%s", quiet, what, over);
   return 1;
 }
 

@@ -15,6 +15,10 @@
 # 4. ?drop with the connection gone (the sink closes it after the hello):
 #    no open socket, so no evidence that the browser lost the input (a
 #    server gone is the application's side): exit 1.
+# 5. ?cover: a box over the canvas at the eye takes the click (as xpra
+#    3.1.3's notification box did over JOSM's layer list), the client
+#    forwards nothing: a fault, exit 3, and the reason names the box:
+#    "(its mousedown went to div#cover.alert, not to a canvas)".
 # Sabotage (run by hand, docs/reliability.md): with the check removed
 # (step.c's timed_out calling finish(r, 0) instead of sc__step_failed),
 # case 2 exits 1.
@@ -112,6 +116,12 @@ fi
 run closed "&drop" close
 if [ "$rc" -eq 1 ] && [[ $reason == "map unchanged after "*"| fault False" ]]; then ok; else
   bad "closed: exit $rc"; tail -3 "$tmp/closed.out" "$tmp/closed.err"
+fi
+
+run cover "&cover"
+if [ "$rc" -eq 3 ] && [[ $reason == "input lost before it left the browser: the page sent nothing in the "*" ms after its mouseup (its mousedown went to div#cover.alert, not to a canvas) (map unchanged after "*"| fault True" ]] &&
+  ! grep -q "^mouse" "$tmp/cover.sink"; then ok; else
+  bad "cover: exit $rc; $reason"; tail -3 "$tmp/cover.out" "$tmp/cover.err"
 fi
 
 tally cli-inputlost

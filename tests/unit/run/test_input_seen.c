@@ -6,7 +6,7 @@
 /* ---- the decision ---- */
 
 static sc__input_evidence g_e;
-static char g_why[200];
+static char g_why[256];
 
 /* A gesture that began at 1000 and was judged for 500 ms; the page answers
  * at 1540 with an open socket it had sent on before. */
@@ -20,7 +20,7 @@ static void ev_reset(void) {
   g_why[0] = '\0';
 }
 static void ev_add(char kind, double at, double x, double y, int dir, double sent) {
-  g_e.ev[g_e.n++] = (sc__input_event){kind, at, x, y, dir, sent, 1};
+  g_e.ev[g_e.n++] = (sc__input_event){kind, at, x, y, dir, sent, 1, ""};
 }
 static int lost(const sc_action *a) {
   return sc__input_lost(a, 1000, 500, &g_e, g_why, sizeof g_why);
@@ -37,6 +37,27 @@ static void a_click_seen_and_sent_is_not_lost(void **st) {
   /* what the page did with it, for the failure's message */
   assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed a "
                              "message on 0.2 ms after its mouseup");
+}
+
+/* A click given to an element over the canvas (xpra 3.1.3's notification
+ * box over JOSM's layer list, docs/reliability.md "Clicks without effect
+ * through Xpra"): the message names it, the verdict rules are the same. */
+static void a_click_given_to_no_canvas_names_the_element(void **st) {
+  (void)st;
+  ev_reset();
+  ev_add('d', 1002, 20.5, 20.5, 0, -1);
+  ev_add('u', 1003, 20.5, 20.5, 0, 1400);
+  strcpy(g_e.ev[0].over, "img#notification_icon1.notification_icon");
+  strcpy(g_e.ev[1].over, "img#notification_icon1.notification_icon");
+  assert_int_equal(lost(&k_click), 0);
+  assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed a "
+                             "message on 397.0 ms after its mouseup (its mousedown went to "
+                             "img#notification_icon1.notification_icon, not to a canvas)");
+  g_e.ev[1].sent_ms = -1; /* and nothing since, with a socket open: lost */
+  assert_int_equal(lost(&k_click), 1);
+  assert_string_equal(g_why, "the page sent nothing in the 537 ms after its mouseup (its "
+                             "mousedown went to img#notification_icon1.notification_icon, not "
+                             "to a canvas)");
 }
 
 static void a_click_the_page_never_saw_is_lost(void **st) {
@@ -227,6 +248,7 @@ static void a_step_that_passes_is_not_asked(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_click_seen_and_sent_is_not_lost),
+      cmocka_unit_test(a_click_given_to_no_canvas_names_the_element),
       cmocka_unit_test(a_click_the_page_never_saw_is_lost),
       cmocka_unit_test(a_mousedown_without_its_mouseup_is_lost),
       cmocka_unit_test(a_click_seen_but_not_sent_is_lost),
