@@ -20,7 +20,7 @@
 // has ink and two screenshots of its regions are identical.
 //
 //   node steps.js [--cycles 10] [--scenario FILE] [--url URL] [--verbose 0|1] [--check-final 0|1]
-//                 [--verify screenshots|none|one]
+//                 [--verify screenshots|none|one] [--inject FILE]
 //
 // --check-final 1 looks at the watched regions again 1 s after each pass
 // (not timed, not counted) and counts the passes whose screenshot the
@@ -31,6 +31,10 @@
 // not verified (user.js, floorStep), with no screenshot or one per step:
 // the browser CPU every driver pays per step on this page (tool=
 // playwright-floor-none / -one; their steps count as passed).
+//
+// --inject FILE runs FILE in every page before the page's own scripts
+// (addInitScript): with --verify none and the paint log printed by
+// build-bench/bench/print_paintlog, what the log costs the page on its own.
 'use strict';
 const path = require('path');
 const { launch, notePids, parseArgs, stats, treeCpuMs, childPids, fmt } = require('./launch');
@@ -41,7 +45,7 @@ const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 
 async function main() {
   const o = parseArgs(process.argv.slice(2), {
-    cycles: 10, verbose: 0, check_final: 0, verify: 'screenshots',
+    cycles: 10, verbose: 0, check_final: 0, verify: 'screenshots', inject: '',
     scenario: path.join(ROOT, 'fixtures/mapapp/seven-steps.json'),
     url: 'file://' + path.join(ROOT, 'fixtures/mapapp/index.html') + '?delay=0',
   });
@@ -54,6 +58,7 @@ async function main() {
   let failed = 0;
   try {
     const ctx = await browser.newContext({ viewport: { width: sc.j.viewport.width, height: sc.j.viewport.height }, deviceScaleFactor: 1 });
+    if (o.inject) await ctx.addInitScript({ path: o.inject });
     const user = new User(await ctx.newPage(), sc);
     user.checkFinal = o.check_final === 1;
     if (o.verify !== 'screenshots') user.floor = o.verify;
