@@ -64,19 +64,28 @@ for (const [name, label] of TOOLS.concat(FLOORS)) {
 }
 const log = T.steps, pairs = T['steps-pairs'], peer = T['steps-peer'];
 
-console.log('\nPer step id (verified = first input -> the capture that passed, median ms; first paint = the paint');
-console.log("log's first paint over the step's regions, median ms; shots = screenshots sent per step, mean)");
-console.log(pad('step', 12) + pad('log pass', 10) + pad('log verified', 13) + pad('first paint', 12) + pad('log shots', 10) +
+console.log('\nPer step id (verified = first input -> the capture that passed, median ms; first / last paint = the');
+console.log("paint log's first and last paint over the step's regions, median ms: no verdict on the final screen can");
+console.log('come before the last; shots = screenshots sent per step, mean)');
+console.log(pad('step', 12) + pad('log pass', 10) + pad('log verified', 13) + pad('first paint', 12) + pad('last paint', 11) +
+  pad('log shots', 10) +
   pad('pairs pass', 11) + pad('pairs verified', 15) + pad('pairs shots', 12) + pad('peer pass', 10) + pad('peer verified', 14) +
   pad('peer shots', 11) + 'log <= peer');
 const ids = Object.keys(log.rows).filter((c) => c.startsWith('step:'));
 let idsMet = 0;
+const before = []; // ids not met whose peer median came before the app's last paint
+const missed = [];
 for (const c of ids) {
   const a = log.rows[c], b = pairs.rows[c] || {}, p = peer.rows[c] || {};
   const ok = num(a.verified_median_ms) <= num(p.verified_median_ms);
   idsMet += ok;
+  if (!ok) {
+    missed.push(c.slice(5));
+    if (num(p.verified_median_ms) < num(a.last_paint_median_ms))
+      before.push(`${c.slice(5)} ${f1(num(p.verified_median_ms))} < ${f1(num(a.last_paint_median_ms))}`);
+  }
   console.log(pad(c.slice(5), 12) + pad(`${a.pass}/${a.n}`, 10) + pad(f1(num(a.verified_median_ms)), 13) +
-    pad(f1(num(a.first_paint_median_ms)), 12) + pad(f2(num(a.shots_mean)), 10) +
+    pad(f1(num(a.first_paint_median_ms)), 12) + pad(f1(num(a.last_paint_median_ms)), 11) + pad(f2(num(a.shots_mean)), 10) +
     pad(b.n ? `${b.pass}/${b.n}` : '-', 11) + pad(f1(num(b.verified_median_ms)), 15) + pad(f2(num(b.shots_mean)), 12) +
     pad(p.n ? `${p.pass}/${p.n}` : '-', 10) + pad(f1(num(p.verified_median_ms)), 14) + pad(f2(num(p.shots_mean)), 11) +
     (ok ? 'yes' : 'NO'));
@@ -100,6 +109,9 @@ console.log(`  screenshots per verified step ${f2(log.shots)} <= 1.4: ${mark(log
 console.log(`  browser CPU per verified step <= 0.55 x pairs': run ${f1(log.runCpu)} / ${f1(pairs.runCpu)} = ${f2(rRun)}: ` +
   `${mark(rRun <= 0.55)}; life ${f1(log.lifeCpu)} / ${f1(pairs.lifeCpu)} = ${f2(rLife)}: ${mark(rLife <= 0.55)}`);
 console.log(`  verified median <= the peer's on every step id: ${idsMet} of ${ids.length}: ${mark(ids.length > 0 && idsMet === ids.length)}`);
+if (missed.length)
+  console.log(`    not met: ${missed.join(', ')}; the peer's median verdict came before the application's median last paint` +
+    ` (a frame it then painted over) on ${before.length} of ${missed.length}${before.length ? ': ' + before.join(', ') : ''}`);
 
 if (FLOORS.length === 2) {
   const none = T['steps-floor-none'], one = T['steps-floor-one'];

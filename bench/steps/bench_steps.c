@@ -50,12 +50,14 @@
  * for all steps:
  *   tool=stepcheck case=step:select-a n=10 pass=10 verified_median_ms=.. verified_p95_ms=..
  *     app_median_ms=.. overhead_median_ms=.. overhead_p95_ms=.. cpu_median_ms=..
- *     shots_mean=.. first_paint_median_ms=.. paint_log=..
+ *     shots_mean=.. first_paint_median_ms=.. last_paint_median_ms=.. paint_log=..
  *   tool=stepcheck case=all n=70 pass=70 ... cpu_ms_per_step=.. browser_cpu_ms_per_step=..
  *     screenshots=.. screenshots_per_step=..
  * first_paint_median_ms is the runner's first_paint_ms (first input -> the
  * app's first paint over the step's regions, from the page's paint log) over
- * passed steps that have one; paint_log counts the steps whose rest was
+ * passed steps that have one, last_paint_median_ms its last_paint_ms (first
+ * input -> the app's last paint over them: when it finished drawing, the
+ * earliest a verdict on the final screen can exist); paint_log counts the steps whose rest was
  * proven by the paint log (the others fell back to pairs or ran on pairs).
  */
 
@@ -96,7 +98,7 @@ typedef struct row {
   int captures;
   double capture_ms;
   long shots;          /* captures sent since the previous step's result */
-  double first_paint_ms;
+  double first_paint_ms, last_paint_ms;
   int paint_log;       /* rest proven by the paint log */
 } row;
 
@@ -218,6 +220,7 @@ static void on_step(const sc_step_result *res, int cycles, void *userdata) {
     r->cpu_ms = cpu_step;
     r->shots = g_shots - B->shots_mark;
     r->first_paint_ms = res->first_paint_ms;
+    r->last_paint_ms = res->last_paint_ms;
     r->paint_log = res->rest && !strcmp(res->rest, "paint-log");
     if (B->verbose)
       fprintf(stderr,
@@ -242,9 +245,10 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
   size_t n = 0, pass = 0, napp = 0;
   double *ver = calloc(B->nrows + 1, sizeof *ver), *app = calloc(B->nrows + 1, sizeof *app),
          *ovh = calloc(B->nrows + 1, sizeof *ovh), *cpu = calloc(B->nrows + 1, sizeof *cpu),
-         *cap = calloc(B->nrows + 1, sizeof *cap), *fp = calloc(B->nrows + 1, sizeof *fp);
-  if (!ver || !app || !ovh || !cpu || !cap || !fp) abort();
-  size_t ncap = 0, nfp = 0, nlog = 0;
+         *cap = calloc(B->nrows + 1, sizeof *cap), *fp = calloc(B->nrows + 1, sizeof *fp),
+         *lp = calloc(B->nrows + 1, sizeof *lp);
+  if (!ver || !app || !ovh || !cpu || !cap || !fp || !lp) abort();
+  size_t ncap = 0, nfp = 0, nlp = 0, nlog = 0;
   long shots = 0;
   for (size_t i = 0; i < B->nrows; i++) {
     const row *r = &B->rows[i];
@@ -255,6 +259,7 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
     if (r->captures) cap[ncap++] = r->captures;
     if (!r->passed) continue;
     if (r->first_paint_ms >= 0) fp[nfp++] = r->first_paint_ms;
+    if (r->last_paint_ms >= 0) lp[nlp++] = r->last_paint_ms;
     cpu[pass] = r->cpu_ms;
     ver[pass++] = r->verified_ms;
     if (!isnan(r->overhead_ms)) {
@@ -262,25 +267,27 @@ static void print_case(const char *tool, const char *name, bench *B, const char 
       ovh[napp++] = r->overhead_ms;
     }
   }
-  double vm, vp, am, ap, om, op, cm, cp, km, kp, fm, fq;
+  double vm, vp, am, ap, om, op, cm, cp, km, kp, fm, fq, lm, lq;
   bench_stats(ver, pass, &vm, &vp);
   bench_stats(app, napp, &am, &ap);
   bench_stats(ovh, napp, &om, &op);
   bench_stats(cpu, pass, &cm, &cp);
   bench_stats(cap, ncap, &km, &kp);
   bench_stats(fp, nfp, &fm, &fq);
+  bench_stats(lp, nlp, &lm, &lq);
   printf("tool=%s case=%s n=%zu pass=%zu verified_median_ms=%.1f verified_p95_ms=%.1f "
          "app_median_ms=%.1f overhead_median_ms=%.1f overhead_p95_ms=%.1f overhead_n=%zu "
          "captures_median=%.0f cpu_median_ms=%.2f cpu_p95_ms=%.2f shots_mean=%.2f "
-         "first_paint_median_ms=%.1f first_paint_n=%zu paint_log=%zu%s\n",
+         "first_paint_median_ms=%.1f first_paint_n=%zu last_paint_median_ms=%.1f paint_log=%zu%s\n",
          tool, name, n, pass, vm, vp, am, om, op, napp, km, cm, cp,
-         n ? (double)shots / (double)n : NAN, fm, nfp, nlog, extra ? extra : "");
+         n ? (double)shots / (double)n : NAN, fm, nfp, lm, nlog, extra ? extra : "");
   free(ver);
   free(app);
   free(ovh);
   free(cpu);
   free(cap);
   free(fp);
+  free(lp);
 }
 
 /* bench/run.sh stops what it started even when a benchmark dies: it reads
