@@ -61,19 +61,8 @@ trap 'exit 130' INT TERM
 # josm.json, its templates by absolute path, the cycle cut to select-a and
 # hide-layer; the settle floor leaves hide-layer's click 8 s after
 # select-a's, time enough to stop java once select-a's verdict is out
-python3 - "$root/examples/josm/josm.json" "$work/frozen.json" <<'PY'
-import json, os, sys
-src, dst = sys.argv[1], sys.argv[2]
-s = json.load(open(src))
-d = os.path.dirname(os.path.abspath(src))
-for p in list(s["points"].values()) + list(s["regions"].values()):
-    if isinstance(p, dict) and "template" in p:
-        p["template"] = os.path.join(d, p["template"])
-steps = {st["id"]: st for st in s["cycle"]}
-hide = dict(steps["hide-layer"], settle_ms=8000)
-s["cycle"] = [steps["select-a"], hide]
-json.dump(s, open(dst, "w"), indent=1)
-PY
+python3 "$root/tests/util/josm_cycle.py" "$root/examples/josm/josm.json" "$work/frozen.json" \
+  select-a hide-layer:8000
 
 fails=0
 one() { # transport

@@ -36,18 +36,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-python3 - "$root/examples/josm/josm.json" "$work/one.json" <<'PY'
-import json, os, sys
-src, dst = sys.argv[1], sys.argv[2]
-s = json.load(open(src))
-d = os.path.dirname(os.path.abspath(src))
-for p in list(s["points"].values()) + list(s["regions"].values()):
-    if isinstance(p, dict) and "template" in p:
-        p["template"] = os.path.join(d, p["template"])
-steps = {st["id"]: st for st in s["cycle"]}
-s["cycle"] = [dict(steps["select-a"], settle_ms=8000)]
-json.dump(s, open(dst, "w"), indent=1)
-PY
+python3 "$root/tests/util/josm_cycle.py" "$root/examples/josm/josm.json" "$work/one.json" select-a:8000
 
 fails=0
 echo "== e2e xpranotify: one JOSM user behind Xpra on display :$disp"
