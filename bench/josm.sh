@@ -10,6 +10,7 @@
 # rule costs above it.
 #
 #   bench/josm.sh [--cycles K] [--out DIR] [--display N] [--transport novnc|xpra] [--floor]
+#                 [--rounds R]
 #
 # Defaults: 20 cycles of examples/josm/josm-1600.json, DIR out/bench-josm/,
 # display 57 (VNC port 5957, web port 6057), transport novnc. Builds bench_steps in
@@ -43,6 +44,14 @@
 # compares verified_ms. Exit 0 when every step of both stepcheck runs
 # passed, 1 otherwise or on error. The rig and every browser are stopped on
 # exit, error and ^C.
+#
+# --rounds R (R > 1) runs all of the above R times, round k into DIR/rk
+# (each with its own summary.txt) with the tools' order rotated by k-1, and
+# then bench/peer/rounds.js over the rounds into DIR/summary.txt: each
+# round's browser CPU per step and ratios, and their medians. On Xpra's
+# page one run per tool moves by a quarter from run to run
+# (docs/benchmarks.md, 2026-12-03); the median of rounds is the reading to
+# quote. Exit 0 when every round exited 0.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -52,6 +61,9 @@ OUT="$ROOT/out/bench-josm"
 DISPLAY_NUM=57
 TRANSPORT=novnc
 FLOOR=0
+ROUNDS=1
+ORDER=0
+ARGS=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --cycles) CYCLES=$2; shift 2 ;;
@@ -59,14 +71,30 @@ while [ $# -gt 0 ]; do
     --display) DISPLAY_NUM=$2; shift 2 ;;
     --transport) TRANSPORT=$2; shift 2 ;;
     --floor) FLOOR=1; shift ;;
-    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --order) ORDER=$2; shift 2 ;; # the round's rotation (set by --rounds)
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "josm.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 [[ "$CYCLES" =~ ^[1-9][0-9]*$ ]] || { echo "josm.sh: --cycles must be a positive number" >&2; exit 2; }
 case "$TRANSPORT" in novnc|xpra) ;; *) echo "josm.sh: --transport must be novnc or xpra (got '$TRANSPORT')" >&2; exit 2 ;; esac
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "josm.sh: --rounds must be a positive number" >&2; exit 2; }
+[[ "$ORDER" =~ ^[0-9]+$ ]] || { echo "josm.sh: --order must be a number" >&2; exit 2; }
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+if [ "$ROUNDS" -gt 1 ]; then
+  # each round is this script once more, with its own --out and --order
+  # (given last: they override the caller's)
+  rc=0 dirs=()
+  for k in $(seq "$ROUNDS"); do
+    echo "== round $k of $ROUNDS" >&2
+    bash "$0" "${ARGS[@]}" --rounds 1 --out "$OUT/r$k" --order $((k - 1)) > /dev/null || rc=1
+    dirs+=("$OUT/r$k")
+  done
+  node "$ROOT/bench/peer/rounds.js" "${dirs[@]}" | tee "$OUT/summary.txt"
+  exit "$rc"
+fi
 BUILD="$ROOT/build-bench"
 BIN="$BUILD/bench"
 PEER="$ROOT/bench/peer"
@@ -159,14 +187,21 @@ bench() {
   "$RIG" stop --state "$STATE" 2>> "$OUT/$name.rig.log"
 }
 
-bench steps "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" -v
-bench steps-pairs "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" --rest pairs \
-  --label stepcheck-pairs -v
-bench steps-peer node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verbose 1
-if [ "$FLOOR" = 1 ]; then
-  bench steps-floor-none node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify none
-  bench steps-floor-one node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify one
-fi
+tool() {
+  case $1 in
+    steps) bench steps "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" -v ;;
+    steps-pairs) bench steps-pairs "$BIN/bench_steps" --scenario "$SCEN" --cycles "$CYCLES" --rest pairs \
+      --label stepcheck-pairs -v ;;
+    steps-peer) bench steps-peer node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verbose 1 ;;
+    steps-floor-none) bench steps-floor-none node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify none ;;
+    steps-floor-one) bench steps-floor-one node "$PEER/steps.js" --scenario "$SCEN" --cycles "$CYCLES" --verify one ;;
+  esac
+}
+TOOLS=(steps steps-pairs steps-peer)
+[ "$FLOOR" = 1 ] && TOOLS+=(steps-floor-none steps-floor-one)
+for i in "${!TOOLS[@]}"; do
+  tool "${TOOLS[$(((i + ORDER) % ${#TOOLS[@]}))]}"
+done
 
 {
   node "$PEER/summary.js" "$OUT"

@@ -20,6 +20,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { linesByCase } = require('./toolline');
 
 const dir = process.argv[2];
 if (!dir) { console.error('usage: node restsum.js DIR'); process.exit(2); }
@@ -27,21 +28,7 @@ const TOOLS = [['steps', 'paint log'], ['steps-pairs', 'pairs'], ['steps-peer', 
 const FLOORS = [['steps-floor-none', 'floor none'], ['steps-floor-one', 'floor one']]
   .filter(([name]) => fs.existsSync(path.join(dir, `${name}.txt`)));
 
-function lines(name) {
-  const out = {};
-  let f;
-  try { f = fs.readFileSync(path.join(dir, `${name}.txt`), 'utf8'); } catch (e) { return out; }
-  for (const l of f.split('\n')) {
-    if (!l.startsWith('tool=')) continue;
-    const r = {};
-    for (const kv of l.split(' ')) {
-      const i = kv.indexOf('=');
-      if (i > 0) r[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-    out[r.case] = r;
-  }
-  return out;
-}
+const lines = (name) => linesByCase(path.join(dir, `${name}.txt`));
 const readJson = (f) => { try { return JSON.parse(fs.readFileSync(f, 'utf8')); } catch (e) { return null; } };
 const num = (x) => (x === undefined ? NaN : Number(x));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');

@@ -4,6 +4,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { parseLine } = require('./toolline');
 
 const dir = process.argv[2];
 const rows = [];
@@ -13,12 +14,7 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.txt') && f !== 's
     const m = l.match(/^# .*\bscenario=(\S+)/);
     if (m && !scenario) scenario = m[1];
     if (!l.startsWith('tool=')) continue;
-    const r = { file: f };
-    for (const kv of l.split(' ')) {
-      const i = kv.indexOf('=');
-      if (i > 0) r[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-    rows.push(r);
+    rows.push(Object.assign({ file: f }, parseLine(l)));
   }
 }
 const num = (x) => (x === undefined ? NaN : Number(x));
