@@ -392,13 +392,13 @@ const char sc__paintlog_js[] =
     /* A mouse event given to an element other than a canvas (a box over
      * the remote display's canvas) keeps its tag#id.class: a step that
      * fails names it. */
-    "function over(t){if(!t||!t.nodeName||t.nodeName==='CANVAS')return '';"
+    "function given(t){if(!t||!t.nodeName||t.nodeName==='CANVAS')return '';"
     "var c=typeof t.className==='string'?t.className.trim().split(/\\s+/)[0]:'';"
     "return (t.nodeName.toLowerCase()+(t.id?'#'+t.id:'')+(c?'.'+c:'')).slice(0," SC__INPUT_OVER_STR ");}"
     "['mousedown','mouseup','wheel','keydown'].forEach(function(n){addEventListener(n,function(e){"
     "if(!e.isTrusted)return;var m=n!=='keydown';"
     "ins[nin%INS]={k:n,t:now(),x:m?e.clientX:-1,y:m?e.clientY:-1,d:n==='wheel'?Math.sign(e.deltaY):0,"
-    "s:-1,b:sends,o:m?over(e.target):''};nin++;},{capture:true,passive:true});});"
+    "s:-1,b:sends,o:m?given(e.target):''};nin++;},{capture:true,passive:true});});"
     "if(window.WebSocket)wrap(WebSocket.prototype,'send',function(w){if(w.readyState!==1)return;"
     "if(!sockSeen.has(w)){sockSeen.add(w);socks.push(new WeakRef(w));if(socks.length>SOCKS)socks.shift();}"
     "sent();});"
