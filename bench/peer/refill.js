@@ -16,11 +16,7 @@
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require('playwright-core');
-
-function arg(name, def) {
-  const i = process.argv.indexOf(name);
-  return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : def;
-}
+const { parseArgs, stats } = require('./launch');
 
 // The C source's string literals, joined: the injected script as shipped.
 function shippedChanged() {
@@ -37,12 +33,11 @@ function shippedChanged() {
   return js.slice(at, end + 1);
 }
 
-const median = a => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
-
 (async () => {
-  const rounds = +arg('--rounds', 12);
+  const o = parseArgs(process.argv.slice(2), { rounds: 12, browser: '/usr/bin/chromium' });
+  const rounds = o.rounds;
   const browser = await chromium.launch({
-    executablePath: arg('--browser', '/usr/bin/chromium'),
+    executablePath: o.browser,
     args: ['--disable-gpu', '--headless'],
   });
   const page = await browser.newPage();
@@ -95,7 +90,7 @@ const median = a => { const s = [...a].sort((x, y) => x - y); return s[s.length 
   }, { changedSrc: shippedChanged(), rounds });
   await browser.close();
   console.table(rows);
-  const m = k => median(rows.map(r => r[k]));
+  const m = k => stats(rows.map(r => r[k])).median;
   const extra = m('snapshot') + Math.max(0, m('readback') - m('decode_only')) + m('compare');
   console.log(`median ms: snapshot ${m('snapshot')} readback ${m('readback')} decode_only ${m('decode_only')} ` +
               `compare ${m('compare')} extra per refill ${extra.toFixed(1)}`);

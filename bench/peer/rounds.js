@@ -11,6 +11,7 @@
 'use strict';
 const path = require('path');
 const { linesByCase } = require('./toolline');
+const { stats } = require('./launch');
 
 const dirs = process.argv.slice(2);
 if (!dirs.length) { console.error('usage: node rounds.js DIR/r1 DIR/r2 ...'); process.exit(2); }
@@ -20,11 +21,7 @@ const num = (x) => (x === undefined ? NaN : Number(x));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s, n) => String(s).padEnd(n);
-const median = (v) => {
-  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+const median = (v) => stats(v.filter(Number.isFinite)).median;
 
 const rounds = dirs.map((d) => {
   const r = { dir: path.basename(d) };
