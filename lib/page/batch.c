@@ -52,9 +52,8 @@ int sc__page_batch(sc_page *p, const char *method, json_t **params, int n, sc__d
   b->cb = cb;
   b->ud = ud;
   b->left = n;
-  /* an input makes at most a frame per event (witness.h); its reply is
-   * due at once, so its frames come within the witness's window of it */
-  if (!strncmp(method, "Input.", 6)) sc__witness_ours(p, n, 0);
+  /* an input may make a frame of its own at once (witness.h) */
+  if (!strncmp(method, "Input.", 6)) sc__witness_input(p);
   sc__cdp *cdp = sc__client_cdp(p->cl);
   for (int i = 0; i < n; i++) {
     rc = sc__cdp_send(cdp, p->session_id, method, params[i], p->timeout_ms, batch_reply, b,

@@ -61,17 +61,47 @@ static double to_run(const sc_page *p, double page_ms) {
   return page_ms < 0 || p->log_rtt <= 0 ? -1 : page_ms - p->log_off;
 }
 
-/* The witness's frames until the page answered, judged against the times
- * of the entries the log made since its last answer (witness.h). */
-static int judge_frames(sc_page *p, json_t *ea, int lost, double until) {
+/* The witness's frames until the page answered (v: an answer or a
+ * probe's), judged against the times of the log's entries it carries
+ * (witness.h): ea from position ef on, el of them lost before. */
+static int judge_frames(sc_page *p, json_t *v) {
   double ents[SC__LOG_RING];
   size_t n = 0;
+  json_t *ea = json_object_get(v, "ea");
   for (size_t i = 0; json_is_array(ea) && i < json_array_size(ea) && n < SC__LOG_RING; i++) {
     json_t *e = json_array_get(ea, i);
-    double t = to_run(p, json_is_number(e) ? json_number_value(e) : -1);
-    if (t >= 0) ents[n++] = t;
+    ents[n++] = to_run(p, json_is_number(e) ? json_number_value(e) : -1);
   }
-  return sc__witness_judge(p, ents, n, lost, until >= 0 ? until : sc__now_ms());
+  double ef = num(v, "ef", 0), until = to_run(p, num(v, "now", -1));
+  return sc__witness_judge(p, ents, n, ef > 0 ? (uint64_t)ef : 0, num(v, "el", 0) > 0,
+                           until >= 0 ? until : sc__now_ms());
+}
+
+/* A probe's answer: an unexplained frame is kept for the next answer of a
+ * wait, which cut() makes come at once. A page freed meanwhile answers
+ * with an error, and is not touched. */
+static void probe_reply(int status, json_t *res, const char *errmsg, void *ud) {
+  (void)errmsg;
+  sc_page *p = ud;
+  if (status) return;
+  p->wit.probing = 0;
+  json_t *v = json_object_get(json_object_get(res, "result"), "value");
+  if (!json_is_object(v) || num(v, "doc", 0) != p->log_doc || p->log_rtt <= 0) return;
+  int bad = judge_frames(p, v);
+  if (bad <= 0) return;
+  p->wit.pending_bad += bad;
+  sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Runtime.evaluate",
+               json_pack("{s:s}", "expression", "__stepcheck_log.cut()"), p->timeout_ms, NULL,
+               NULL, NULL);
+}
+
+int sc__page_log_probe(sc_page *p) {
+  char expr[64];
+  snprintf(expr, sizeof expr, "__stepcheck_log.entries(%llu)",
+           (unsigned long long)p->wit.seq_have);
+  return sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Runtime.evaluate",
+                      json_pack("{s:s, s:b}", "expression", expr, "returnByValue", 1),
+                      p->timeout_ms, probe_reply, p, NULL);
 }
 
 static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
@@ -79,6 +109,7 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
   sc__free(ud);
   double got = sc__now_ms();
   char msg[300];
+  if (!status && c.p->log_waiting > 0) c.p->log_waiting--; /* (a failure may outlive p) */
   if (status) {
     snprintf(msg, sizeof msg, "paint log (Runtime.evaluate): %s",
              errmsg ? errmsg : sc_strerror(status));
@@ -147,7 +178,7 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
     c.cb(0, NULL, &rep, c.ud);
     return;
   }
-  rep.unexplained = judge_frames(p, json_object_get(v, "ea"), num(v, "el", 0) > 0, rep.now_ms);
+  rep.unexplained = judge_frames(p, v) + sc__witness_take(p);
   c.cb(0, NULL, &rep, c.ud);
 }
 
@@ -188,6 +219,7 @@ int sc__page_log_wait_async(sc_page *p, const sc__log_ask *a, sc__log_cb cb, voi
   *c = (log_call){p, cb, ud, sc__now_ms()};
   rc = sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Runtime.evaluate", params,
                     timeout + SC__LOG_GRACE_MS, log_reply, c, NULL);
+  if (rc == 0) p->log_waiting++;
   if (rc) {
     sc__free(c);
     return sc__err(rc, "paint log (Runtime.evaluate): %s", sc_strerror(rc));

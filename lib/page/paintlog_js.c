@@ -375,7 +375,9 @@ const char sc__paintlog_js[] =
     "var ef=Math.max(etold,seq-CAP),ea=[];for(i=ef;i<seq;i++)ea.push(ring[i%CAP].u);"
     "var el=ef-etold;etold=seq;"
     "done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,gap:gap,"
-    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN,st:st,sl:sl,ea:ea,el:el,t0:t0});};"
+    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN,st:st,sl:sl,ea:ea,ef:ef,el:el,t0:t0});};"
+    /* cut(): the witness saw a frame no entry explains: answer now */
+    "if(w.c)return end(false);"
     "if(b&&!blindOk)return end(false);"
     "var q=must&&!reached(must,mafter,doc)?Math.max(quiet,mquiet):quiet;"
     "var at;if(o.n>0)at=Math.max(o.last,t0)+q;else if(!need)at=t0+win;else at=Infinity;"
@@ -413,7 +415,14 @@ const char sc__paintlog_js[] =
     "o.push([e.k,e.t,e.x,e.y,e.d,e.s,e.b,e.o]);}"
     "for(i=0;i<socks.length;i++){var w=socks[i].deref();if(w&&w.readyState===1)open++;}"
     "return {now:now(),doc:ORIGIN,blind:blind(g),open:open,sends:sends,n:nin,ev:o};}"
+    /* The compositor witness's probe (page/witness.h): the times of the
+     * entries from position `after` on (without moving what the next
+     * answer reports), and cut(): every wait answers at once. */
+    "function entries(after){var f=Math.max(after,seq-CAP),a=[];for(var i=f;i<seq;i++)a.push(ring[i%CAP].u);"
+    "return {ef:f,ea:a,el:f-after,now:now(),doc:ORIGIN};}"
+    "function cut(){for(var i=0;i<waiters.length;i++){waiters[i].c=1;waiters[i].poke();}return waiters.length;}"
     "Object.defineProperty(window,'__stepcheck_log',{value:Object.freeze({wait:wait,inputs:inputs,"
+    "entries:entries,cut:cut,"
     "seq:function(){return seq;},"
     /* the last n entries, for a person debugging a page (docs/design.md) */
     "tail:function(n){var o=[];for(var s=Math.max(0,seq-Math.min(n||16,CAP));s<seq;s++){"

@@ -36,6 +36,7 @@ struct sc_page {
    * document log_doc */
   double log_off, log_rtt, log_doc;
   sc__witness wit;       /* the compositor witness (witness.c) */
+  int log_waiting;       /* paint-log waits in flight (paintlog.c) */
 };
 
 /* Which canvas is the guest (choose.c): g is the finder's report of every
@@ -86,6 +87,10 @@ struct sc__log_reply;
 typedef void (*sc__log_cb)(int status, const char *errmsg, const struct sc__log_reply *rep,
                            void *ud);
 int sc__page_log_wait_async(sc_page *p, const struct sc__log_ask *ask, sc__log_cb cb, void *ud);
+/* The witness's probe (witness.h): the log's entries since the witness's
+ * position, judged when they come; an unexplained frame cuts the page's
+ * waits short. 0, or negative (not sent). */
+int sc__page_log_probe(sc_page *p);
 /* Open a page without blocking: *out is set at once (the caller's; free it
  * only after cb fired, or after the open failed synchronously); cb fires
  * when the canvas is there (0) or the open failed. */

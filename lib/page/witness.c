@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "paintlog.h"
 #include "tab.h"
 #include "witness.h"
 
@@ -19,8 +20,14 @@ int sc__witness_ours(sc_page *p, int frames, double timeout_ms) {
     }
     if (w->ours[i].until < w->ours[k].until) k = i;
   }
-  w->ours[k] = (struct sc__witness_ours){now, now + timeout_ms + SC__WITNESS_OURS_MS, frames};
+  w->ours[k] = (struct sc__witness_ours){now - SC__WITNESS_CLOCK_MS,
+                                         now + timeout_ms + SC__WITNESS_OURS_MS, frames};
   return k;
+}
+
+void sc__witness_input(sc_page *p) {
+  int k = sc__witness_ours(p, 1, 0);
+  p->wit.ours[k].until = sc__now_ms() + SC__WITNESS_INPUT_MS;
 }
 
 void sc__witness_ours_end(sc_page *p, int slot) {
@@ -72,6 +79,13 @@ void sc__witness_frame(sc_page *p, json_t *params) {
   }
   w->frames_total++;
   if (ours(w, t)) return;
+  /* a wait in the page may be waiting for a paint the log will never
+   * see: ask it for its entries now (rate-limited), not at its timeout */
+  if (p->log_waiting > 0 && !w->probing && got - w->probe_at >= SC__WITNESS_PROBE_MS &&
+      sc__page_log_probe(p) == 0) {
+    w->probing = 1;
+    w->probe_at = got;
+  }
   if (w->nframes == SC__WITNESS_FRAMES) {
     w->frames_lost = 1;
     memmove(w->frames, w->frames + 1, (SC__WITNESS_FRAMES - 1) * sizeof *w->frames);
@@ -80,38 +94,40 @@ void sc__witness_frame(sc_page *p, json_t *params) {
   w->frames[w->nframes++] = t;
 }
 
-/* Is there an entry in (from, to]? The ring is in time order. */
-static int entry_in(const sc__witness *w, double from, double to) {
+/* Spend the credit of the oldest entry that may have made a frame at t:
+ * one from up to SC__WITNESS_LAG_MS before it to SC__WITNESS_AFTER_MS
+ * after it. 0 when none has credit left. */
+static int spend_entry(sc__witness *w, double t) {
   size_t n = w->nents < SC__WITNESS_ENTS ? w->nents : SC__WITNESS_ENTS;
-  for (size_t k = 0; k < n; k++) {
-    double e = w->ents[(w->nents - 1 - k) % SC__WITNESS_ENTS];
-    if (e <= from) return 0; /* older ones are older still */
-    if (e <= to) return 1;
+  struct sc__witness_ent *best = NULL;
+  for (size_t k = 0; k < n; k++) { /* newest first: the ring is in time order */
+    struct sc__witness_ent *e = &w->ents[(w->nents - 1 - k) % SC__WITNESS_ENTS];
+    if (e->t < t - SC__WITNESS_LAG_MS) break;
+    if (e->t <= t + SC__WITNESS_AFTER_MS && e->credit > 0) best = e;
   }
-  return 0;
+  if (!best) return 0;
+  best->credit--;
+  return 1;
 }
 
-int sc__witness_judge(sc_page *p, const double *ents, size_t n, int lost, double until) {
+int sc__witness_judge(sc_page *p, const double *ents, size_t n, uint64_t first, int lost,
+                      double until) {
   sc__witness *w = &p->wit;
   if (w->state != 1) return 0;
   if (lost && n > 0 && ents[0] > w->ents_lost_until) w->ents_lost_until = ents[0];
   for (size_t i = 0; i < n; i++) {
-    if (ents[i] < 0) continue;
-    double last = w->nents ? w->ents[(w->nents - 1) % SC__WITNESS_ENTS] : -1;
-    w->ents[w->nents++ % SC__WITNESS_ENTS] = ents[i] > last ? ents[i] : last;
+    if (first + i < w->seq_have || ents[i] < 0) continue; /* a probe brought it already */
+    double last = w->nents ? w->ents[(w->nents - 1) % SC__WITNESS_ENTS].t : -1;
+    w->ents[w->nents++ % SC__WITNESS_ENTS] =
+        (struct sc__witness_ent){ents[i] > last ? ents[i] : last, SC__WITNESS_ENTRY_FRAMES};
   }
+  if (first + n > w->seq_have) w->seq_have = first + n;
   int bad = 0;
   size_t k = 0;
   for (; k < w->nframes && w->frames[k] <= until; k++) {
     double t = w->frames[k];
-    /* an entry since the frame before (or just before this one), and
-     * never longer ago than the lag a busy compositor may add */
-    double from = t - SC__WITNESS_NEAR_MS;
-    if (w->prev > 0 && w->prev - SC__WITNESS_CLOCK_MS < from) from = w->prev - SC__WITNESS_CLOCK_MS;
-    if (w->prev <= 0 || from < t - SC__WITNESS_LAG_MS) from = t - SC__WITNESS_LAG_MS;
-    w->prev = t;
-    if (t <= w->ents_lost_until) continue;
-    if (!entry_in(w, from, t + SC__WITNESS_AFTER_MS)) bad++;
+    if (t <= w->ents_lost_until) continue; /* the log painted more than its ring holds */
+    if (!spend_entry(w, t)) bad++;
   }
   memmove(w->frames, w->frames + k, (w->nframes - k) * sizeof *w->frames);
   w->nframes -= k;
@@ -121,4 +137,10 @@ int sc__witness_judge(sc_page *p, const double *ents, size_t n, int lost, double
   }
   w->unexplained_total += bad;
   return bad;
+}
+
+int sc__witness_take(sc_page *p) {
+  int n = p->wit.pending_bad;
+  p->wit.pending_bad = 0;
+  return n;
 }

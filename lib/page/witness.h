@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Frames not yet judged (a ring; frames beyond it are "lost", which counts
  * as one unexplained frame). */
@@ -20,31 +21,36 @@
 #define SC__WITNESS_ENTS 256
 /* Things of ours (captures, inputs) whose frames are told apart at once. */
 #define SC__WITNESS_OURS 16
+/* At most one probe (witness.c) this often. */
+#define SC__WITNESS_PROBE_MS 100.0
 /* The screencast's size: the frame only has to exist. */
 #define SC__WITNESS_SIZE 32
-/* What we do makes frames too: a capture one to three (measured on Debian's
+/* What we do makes frames too: a capture one to four (measured on Debian's
  * chromium and chromium-headless-shell: 11 and 12 frames for 10 captures,
- * up to about 230 ms after the reply), an input at most one per event, the
- * screencast's start one. Each is credited with that many frames arriving
+ * up to about 230 ms after the reply, 520 ms under load), an input one at
+ * once (headless shell: one for two moves and a click; the map app: none),
+ * the screencast's start one. Each is credited with that many frames arriving
  * from when it was asked for until this long after its reply: a change that
  * keeps coming (an animation: a frame about every 16 ms) overdraws any
  * credit at once. */
-#define SC__WITNESS_OURS_MS 300.0
-#define SC__WITNESS_CAPTURE_FRAMES 3
+#define SC__WITNESS_OURS_MS 1000.0
+#define SC__WITNESS_CAPTURE_FRAMES 4
 #define SC__WITNESS_START_MS 1000.0
-/* A log entry explains the frames that come within this long after it, and
- * (with no frame in between) any frame up to SC__WITNESS_LAG_MS after it:
- * one paint may make two frames (a raster task finishing), and a busy
- * compositor may draw it late. A change that keeps coming without entries
- * (an animation) makes frames about every 16 ms, each needing an entry of
- * its own since the frame before. */
-#define SC__WITNESS_NEAR_MS 40.0
+#define SC__WITNESS_INPUT_MS 50.0
+/* A log entry explains up to SC__WITNESS_ENTRY_FRAMES frames from
+ * SC__WITNESS_AFTER_MS before it to SC__WITNESS_LAG_MS after it: one paint
+ * may make two or three frames (a raster task finishing, a frame drawn
+ * late by a busy compositor: measured up to 80 ms apart on the map app
+ * under load). A change that keeps coming without entries (an animation:
+ * a frame about every 16 ms) overdraws any entry's credit at once. */
+#define SC__WITNESS_ENTRY_FRAMES 3
 #define SC__WITNESS_LAG_MS 250.0
 /* A frame's timestamp is when its frame began, which the paint that made
- * it can follow by up to a frame's time (measured: 3-10 ms); the page clock
- * mapped onto the run's is exact to a millisecond or two. */
+ * it can follow by up to a frame's time (measured: 3-10 ms), and what we
+ * do by a few ms (measured: 5); the page clock mapped onto the run's is
+ * exact to a millisecond or two. */
 #define SC__WITNESS_AFTER_MS 25.0
-#define SC__WITNESS_CLOCK_MS 2.0
+#define SC__WITNESS_CLOCK_MS 25.0
 
 typedef struct sc__witness {
   int state;              /* 0 not started, 1 on, -1 could not start (why in err) */
@@ -53,10 +59,12 @@ typedef struct sc__witness {
                                         run clock), oldest first */
   size_t nframes;
   int frames_lost;        /* more arrived than the ring holds */
-  double prev;            /* the last judged frame's time, 0 none */
   double lag;             /* our clock minus the frames' timestamps, at least */
   int lag_ok;
-  double ents[SC__WITNESS_ENTS]; /* the log's entry times (run clock), a ring */
+  struct sc__witness_ent {
+    double t;             /* the log's entry time (run clock) */
+    int credit;           /* frames it may still explain */
+  } ents[SC__WITNESS_ENTS]; /* a ring, in time order */
   size_t nents;           /* entries ever put in the ring */
   double ents_lost_until; /* the log lost entries up to this time: frames until then
                              are explained (it painted more than its ring holds) */
@@ -66,6 +74,13 @@ typedef struct sc__witness {
     double from, until;
     int credit;
   } ours[SC__WITNESS_OURS];
+  uint64_t seq_have;      /* the log's entries before this position are in ents */
+  /* the probe: a frame came while a wait runs in the page, which waits for
+   * paints the log may never see; its entries are fetched at once and an
+   * unexplained frame cuts the wait short (paintlog.c) */
+  int probing;
+  double probe_at;
+  int pending_bad;        /* unexplained frames a probe found, for the next answer */
   long frames_total, unexplained_total;
 } sc__witness;
 
@@ -80,10 +95,16 @@ void sc__witness_started(struct sc_page *p, int ok, const char *why);
  * lives (then its frames may still come for SC__WITNESS_OURS_MS). */
 int sc__witness_ours(struct sc_page *p, int frames, double timeout_ms);
 void sc__witness_ours_end(struct sc_page *p, int slot);
-/* Judge the frames that arrived until `until` (run clock) against the
- * log's entry times `ents` (run clock, n of them, oldest first; `lost`:
- * the log lost entries before the first of them). Returns how many of
- * those frames nothing explains (a ring overflow counts as one). */
-int sc__witness_judge(struct sc_page *p, const double *ents, size_t n, int lost, double until);
+/* An input batch was sent: one frame within SC__WITNESS_INPUT_MS is ours
+ * (a hover state; the application's answer comes later and is its own). */
+void sc__witness_input(struct sc_page *p);
+/* Judge the frames drawn until `until` (run clock) against the log's
+ * entry times `ents` (run clock, n of them, oldest first, the first at log
+ * position `first`; `lost`: the log lost entries before it). Returns how
+ * many of those frames nothing explains (a ring overflow counts as one). */
+int sc__witness_judge(struct sc_page *p, const double *ents, size_t n, uint64_t first, int lost,
+                      double until);
+/* Unexplained frames a probe found since the last answer (then 0). */
+int sc__witness_take(struct sc_page *p);
 
 #endif

@@ -9,9 +9,11 @@
 #   spin.json on PAGE?busy=2000 fails: R takes a new colour every 8 ms
 #     for 2 s after ready, by the page's own blind way, then stays changed;
 #     the click changes nothing, so "R changed" must not be believed;
-# and the sabotage: SC_DEBUG=log-trust (the log trusted where it knows it is
-# blind, no self-check) lets spin.json pass on webgl, offscreen and iframe,
-# by the log: its "before" was taken mid-animation. (A two-colour ?spin is
+# and the sabotage: SC_DEBUG=log-trust,no-witness (the log trusted where it
+# knows it is blind, no self-check, no compositor witness) lets spin.json
+# pass on webgl, offscreen and iframe, by the log: its "before" was taken
+# mid-animation. (With log-trust alone the witness fails them: a second
+# guard.) (A two-colour ?spin is
 # not used: whether two samples differ then depends on the capture cadence,
 # README.md "Spin".)
 set -uo pipefail
@@ -98,7 +100,7 @@ done
 # The sabotage: trusted where it is blind, the log sees no paint, takes its
 # "before" mid-animation, and the capture after the timeout shows R changed.
 for p in webgl offscreen iframe; do
-  case_ "$p-busy-log-trust" spin "$p.html?busy=2000" 0 paint-log - "" SC_DEBUG=log-trust
+  case_ "$p-busy-log-trust" spin "$p.html?busy=2000" 0 paint-log - "" SC_DEBUG=log-trust,no-witness
 done
 echo "blind: $pass passed, $fail failed ($(( $(date +%s) - start )) s)"
 [ "$fail" -eq 0 ]

@@ -43,7 +43,16 @@ int main(int argc, char **argv) {
    * only; with other words: also the rest). */
   const char *dbg = getenv("SC_DEBUG");
   if (dbg && *dbg) {
-    int only = !strcmp(dbg, "log-trust") || !strcmp(dbg, "no-witness");
+    /* only sabotage words ("log-trust,no-witness"): no lws warnings */
+    size_t n = strspn(dbg, " ,");
+    int only = 1;
+    while (dbg[n] && only) {
+      size_t w = strcspn(dbg + n, " ,");
+      only = (w == 9 && !strncmp(dbg + n, "log-trust", 9)) ||
+             (w == 10 && !strncmp(dbg + n, "no-witness", 10));
+      n += w;
+      n += strspn(dbg + n, " ,");
+    }
     sc_set_debug((only ? 0 : SC_DEBUG_LWS) | (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
                  (strstr(dbg, "log-trust") ? SC_DEBUG_LOG_TRUST : 0) |
                  (strstr(dbg, "no-witness") ? SC_DEBUG_NO_WITNESS : 0));
