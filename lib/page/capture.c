@@ -13,6 +13,8 @@ int sc__page_check_rect(const sc_page *p, sc_rect r, const char *what) {
 }
 
 typedef struct cap {
+  sc_page *p;
+  int slot;          /* the witness's (witness.h) */
   sc__capture_cb cb;
   void *ud;
 } cap;
@@ -20,6 +22,8 @@ typedef struct cap {
 static void cap_reply(int status, json_t *res, const char *errmsg, void *ud) {
   cap c = *(cap *)ud;
   sc__free(ud);
+  /* a reply that failed may come after the page was freed */
+  if (!status) sc__witness_ours_end(c.p, c.slot);
   json_t *data = status ? NULL : json_object_get(res, "data");
   if (!status && !json_is_string(data))
     c.cb(SC_EPROTO, "Page.captureScreenshot: no data", NULL, 0, c.ud);
@@ -48,11 +52,15 @@ int sc__page_capture_async(sc_page *p, sc_rect clip, double scale, int fast,
     sc__free(c);
     return sc__err(SC_ENOMEM, "capture: out of memory");
   }
+  c->p = p;
   c->cb = cb;
   c->ud = ud;
+  double tmo = timeout_ms > 0 ? timeout_ms : p->timeout_ms;
+  c->slot = sc__witness_ours(p, SC__WITNESS_CAPTURE_FRAMES, tmo);
   rc = sc__cdp_send(sc__client_cdp(p->cl), p->session_id, "Page.captureScreenshot", params,
-                    timeout_ms > 0 ? timeout_ms : p->timeout_ms, cap_reply, c, NULL);
+                    tmo, cap_reply, c, NULL);
   if (rc) {
+    sc__witness_ours_end(p, c->slot);
     sc__free(c);
     return sc__err(rc, "Page.captureScreenshot: %s", sc_strerror(rc));
   }

@@ -13,6 +13,7 @@
 #include "tab.h"
 #include "core/opts.h"
 #include "core/json.h"
+#include "core/debug.h"
 #include "paintlog.h"
 
 #define SC__CANVAS_POLL_MS 50.0
@@ -53,13 +54,13 @@ static int check_canvas(sc_page *p, json_t *g, sc__guest_pick *pick, char *why, 
 }
 
 enum { OPEN_CONTEXT, OPEN_TARGET, OPEN_ATTACH, OPEN_METRICS, OPEN_ENABLE, OPEN_INSPECTOR,
-       OPEN_PAINTLOG, OPEN_NAVIGATE, OPEN_CANVAS, OPEN_SCROLL };
+       OPEN_PAINTLOG, OPEN_NAVIGATE, OPEN_CANVAS, OPEN_SCROLL, OPEN_WITNESS };
 
 static const char *const k_open_method[] = {
     "Target.createBrowserContext", "Target.createTarget", "Target.attachToTarget",
     "Emulation.setDeviceMetricsOverride", "Page.enable", "Inspector.enable",
     "Page.addScriptToEvaluateOnNewDocument", "Page.navigate",
-    "Runtime.evaluate", "Runtime.evaluate"};
+    "Runtime.evaluate", "Runtime.evaluate", "Page.startScreencast"};
 
 typedef struct sc__opener {
   sc_page *p;          /* NULL once the page was closed during the open */
@@ -109,8 +110,12 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud);
  * (Target.targetCrashed naming its target), whichever comes first. */
 static void on_event(const char *sid, const char *method, json_t *params, void *ud) {
   sc_page *p = ud;
-  if (sid && p->session_id && !strcmp(sid, p->session_id) &&
-      !strcmp(method, "Inspector.targetCrashed"))
+  int ours = sid && p->session_id && !strcmp(sid, p->session_id);
+  if (ours && !strcmp(method, "Page.screencastFrame")) {
+    sc__witness_frame(p, params);
+    return;
+  }
+  if (ours && !strcmp(method, "Inspector.targetCrashed"))
     p->crashed = 1;
   const char *tid = json_string_value(json_object_get(params, "targetId"));
   if (!sid && tid && p->target_id && !strcmp(tid, p->target_id) &&
@@ -135,6 +140,21 @@ static void poll_canvas(void *ud) {
   if (rc) open_done(op, rc, "page: looking for the canvas: cannot send");
 }
 
+/* The compositor witness (witness.h), once the page is there; without it
+ * (the debug flag of its sabotage tests) the page is opened as before. */
+static void start_witness(sc__opener *op) {
+  if (sc__debug() & SC_DEBUG_NO_WITNESS) {
+    open_done(op, 0, NULL);
+    return;
+  }
+  op->state = OPEN_WITNESS;
+  int rc = open_send(op, op->p->session_id,
+                     json_pack("{s:s, s:i, s:i, s:i, s:i}", "format", "jpeg", "quality", 10,
+                               "maxWidth", SC__WITNESS_SIZE, "maxHeight", SC__WITNESS_SIZE,
+                               "everyNthFrame", 1));
+  if (rc) open_done(op, rc, "page: starting the compositor witness: cannot send");
+}
+
 /* The canvas reply: good, keep polling, or give up at the deadline. */
 static void on_canvas(sc__opener *op, json_t *res) {
   json_t *g = json_object_get(json_object_get(res, "result"), "value");
@@ -149,7 +169,7 @@ static void on_canvas(sc__opener *op, json_t *res) {
       open_done(op, SC_ENOMEM, "page: out of memory");
       return;
     }
-    open_done(op, 0, NULL);
+    start_witness(op);
     return;
   }
   if (ok < 0) {
@@ -215,6 +235,14 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
   char msg[512];
   const char *bad = NULL, *text;
   int rc = 0;
+  if (status && op->state == OPEN_WITNESS) {
+    /* the page works without it; the paint log then proves nothing
+     * (paintlog.c: such a page is blind) */
+    snprintf(msg, sizeof msg, "Page.startScreencast: %s", errmsg ? errmsg : sc_strerror(status));
+    sc__witness_started(p, 0, msg);
+    open_done(op, 0, NULL);
+    return;
+  }
   if (status) {
     snprintf(msg, sizeof msg, "%s: %s", k_open_method[op->state], errmsg ? errmsg : "");
     open_done(op, status, msg);
@@ -277,6 +305,10 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
     op->state = OPEN_CANVAS;
     op->timer = sc__loop_timer(op->loop, sc__now_ms() + SC__CANVAS_POLL_MS, poll_canvas, op);
     if (!op->timer) open_done(op, SC_ENOMEM, "page: out of memory");
+    return;
+  case OPEN_WITNESS:
+    sc__witness_started(p, 1, NULL);
+    open_done(op, 0, NULL);
     return;
   case OPEN_CANVAS:
     if (json_object_get(res, "exceptionDetails")) {

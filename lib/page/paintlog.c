@@ -3,12 +3,12 @@
  * mapped onto the run's. No polling round trips: the page answers when
  * what was asked for happened, or at the timeout.
  *
- * Clocks: each answer carries the page's performance.now() when it
- * answered. For an answer that came back at once, that moment lies
- * between our send and our receipt; the page's offset is taken from the
- * answer with the shortest such round trip in this document (loopback:
- * well under a millisecond), so page times map onto sc__now_ms() within
- * half of it. */
+ * Clocks: each answer carries the page's performance.now() when the call
+ * began and when it answered: the first lies after our send, the second
+ * before our receipt, so the page's offset lies between the two, however
+ * long the page waited. It is taken from the answer with the narrowest
+ * such bracket in this document (loopback: well under a millisecond), so
+ * page times map onto sc__now_ms() within half of it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +61,19 @@ static double to_run(const sc_page *p, double page_ms) {
   return page_ms < 0 || p->log_rtt <= 0 ? -1 : page_ms - p->log_off;
 }
 
+/* The witness's frames until the page answered, judged against the times
+ * of the entries the log made since its last answer (witness.h). */
+static int judge_frames(sc_page *p, json_t *ea, int lost, double until) {
+  double ents[SC__LOG_RING];
+  size_t n = 0;
+  for (size_t i = 0; json_is_array(ea) && i < json_array_size(ea) && n < SC__LOG_RING; i++) {
+    json_t *e = json_array_get(ea, i);
+    double t = to_run(p, json_is_number(e) ? json_number_value(e) : -1);
+    if (t >= 0) ents[n++] = t;
+  }
+  return sc__witness_judge(p, ents, n, lost, until >= 0 ? until : sc__now_ms());
+}
+
 static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
   log_call c = *(log_call *)ud;
   sc__free(ud);
@@ -93,10 +106,16 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
     p->log_doc = doc;
     p->log_rtt = 0;
   }
-  double rtt = got - c.sent;
+  /* The page's clock runs `off` ahead of ours: its call began (t0) after
+   * we sent it and it answered (now) before we got the answer, so off lies
+   * in [now - got, t0 - sent], however long the page waited; the narrowest
+   * such bracket in this document is the best. */
+  double t0 = num(v, "t0", -1);
+  double lo = now - got, hi = t0 >= 0 && t0 <= now ? t0 - c.sent : now - c.sent;
+  double rtt = hi - lo;
   if (now >= 0 && (p->log_rtt <= 0 || rtt < p->log_rtt)) {
     p->log_rtt = rtt > 0 ? rtt : 1e-3;
-    p->log_off = now - (c.sent + got) / 2;
+    p->log_off = (lo + hi) / 2;
   }
   rep.have = 1;
   rep.doc = doc;
@@ -122,6 +141,13 @@ static void log_reply(int status, json_t *res, const char *errmsg, void *ud) {
   }
   rep.starts = starts;
   rep.starts_lost = num(v, "sl", 0) > 0;
+  if (p->wit.state < 0) { /* no witness: what the log does not see would pass */
+    rep.have = 0;
+    rep.blind = "no compositor witness on this page (Page.startScreencast failed)";
+    c.cb(0, NULL, &rep, c.ud);
+    return;
+  }
+  rep.unexplained = judge_frames(p, json_object_get(v, "ea"), num(v, "el", 0) > 0, rep.now_ms);
   c.cb(0, NULL, &rep, c.ud);
 }
 
@@ -143,10 +169,10 @@ int sc__page_log_wait_async(sc_page *p, const sc__log_ask *a, sc__log_cb cb, voi
     snprintf(must + used, sizeof must - used, "]");
   }
   char *expr = sc__asprintf(
-      "__stepcheck_log.wait([%.17g,%.17g,%d,%d],[%.17g,%.17g,%d,%d],%llu,%.17g,%.17g,%.17g,%s,"
+      "__stepcheck_log.wait([%.17g,%.17g,%d,%d],[%.17g,%.17g,%d,%d],%lld,%.17g,%.17g,%.17g,%s,"
       "%.17g,%s,%s,%llu,%.17g)",
       p->cx, p->cy, p->cw, p->ch, p->cx + a->r.x, p->cy + a->r.y, a->r.w, a->r.h,
-      (unsigned long long)a->after, a->doc, a->quiet_ms, a->window_ms, a->need ? "true" : "false",
+      a->after == SC__LOG_FROM_NOW ? -1LL : (long long)a->after, a->doc, a->quiet_ms, a->window_ms, a->need ? "true" : "false",
       timeout, sc__debug() & SC_DEBUG_LOG_TRUST ? "true" : "false", must,
       (unsigned long long)(m ? m->after : 0), m ? m->quiet_ms : 0.0);
   log_call *c = sc__malloc(sizeof *c);

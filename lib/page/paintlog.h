@@ -40,6 +40,11 @@ typedef struct sc__log_must {
   double quiet_ms;  /* the quiet time until every one was touched */
 } sc__log_must;
 
+/* sc__log_ask.after for a wait with nothing to count from (no seed): the
+ * log's position when the wait starts, never 0 (on a page that made more
+ * than SC__LOG_RING entries, 0 is "lost" at every check). */
+#define SC__LOG_FROM_NOW UINT64_MAX
+
 /* What to wait for (the page side's `wait`, paintlog_js.c). */
 typedef struct sc__log_ask {
   sc_rect r;          /* the watched guest rectangle */
@@ -71,6 +76,10 @@ typedef struct sc__log_reply {
   double stall_ms;    /* the longest the page or the browser stood still during the
                          wait (a frozen renderer: the page's heartbeat; a frozen
                          browser: the answer's late arrival), about 0 normally */
+  int unexplained;    /* frames the compositor drew since the last answer that no
+                         entry of the log (nor a capture of ours) explains: a change
+                         the log did not see (page/witness.h); the step's rest is
+                         then proven by pairs */
 } sc__log_reply;
 
 #endif

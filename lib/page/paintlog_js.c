@@ -35,7 +35,7 @@
  * __stepcheck_log.wait(g, r, after, doc, quiet, window, need, timeout,
  * blindOk, must, mafter, mquiet), where g
  * is the guest and r the watched rectangle ([x, y, w, h], viewport CSS
- * px), after a sequence number. It resolves with {seq, n, first, last, now,
+ * px), after a sequence number (-1: the position when the call starts). It resolves with {seq, n, first, last, now,
  * timedOut, blind, lost, st, sl}: n entries after `after` touch r, the first and
  * last of them at page times first and last (-1 none); it resolves when
  *   n > 0 and no entry touched r for `quiet` ms since the last one and
@@ -68,7 +68,7 @@ const char sc__paintlog_js[] =
     "epoch=0,kick=false,pend=[],waiters=[],anims=0,blindReason=null,BIG=1e9,"
     /* paint starts over the guest (the last wait's; before one, anywhere):
      * a ring of their times, how many ever, how many answers told */
-    "G=null,ST=new Array(CAP),sn=0,told=0,lastP=-BIG,GAP=" SC__LOG_START_GAP_STR ","
+    "G=null,ST=new Array(CAP),sn=0,told=0,etold=0,lastP=-BIG,GAP=" SC__LOG_START_GAP_STR ","
     "C2=window.CanvasRenderingContext2D,HC=window.HTMLCanvasElement;"
     /* A 2D call only widens its canvas's pending rectangle (canvas px);
      * at the end of the task (a microtask) each canvas drawn on becomes
@@ -358,6 +358,8 @@ const char sc__paintlog_js[] =
     "hit=!(e.x1<=x0||e.x0>=x1||e.y1<=y0||e.y0>=y1);}"
     "if(!hit)return false;}return true;}"
     "function wait(g,r,after,doc,quiet,win,need,timeout,blindOk,must,mafter,mquiet){"
+    /* after < 0: from the position now (a wait with no seed) */
+    "if(after<0){after=seq;doc=ORIGIN;}"
     "return new Promise(function(done){"
     "var t0=now(),timer=0,w={p:0},beat=t0,gap=0;G=g;if(!known)known=learn();"
     /* a heartbeat while waiting: a frozen renderer shows as a long gap */
@@ -368,8 +370,12 @@ const char sc__paintlog_js[] =
     "if(timer)clearTimeout(timer);clearInterval(hb);if(t-beat>gap)gap=t-beat;"
     "var f=Math.max(told,sn-CAP),st=[];for(var i=f;i<sn;i++)st.push(ST[i%CAP]);"
     "var sl=f-told;told=sn;"
+    /* every entry's time since the last answer (the compositor witness
+     * explains frames with them, page/witness.h), and how many were lost */
+    "var ef=Math.max(etold,seq-CAP),ea=[];for(i=ef;i<seq;i++)ea.push(ring[i%CAP].u);"
+    "var el=ef-etold;etold=seq;"
     "done({seq:seq,n:o.n,first:o.first,last:o.last,now:t,gap:gap,"
-    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN,st:st,sl:sl});};"
+    "timedOut:to,blind:b,lost:o.lost,doc:ORIGIN,st:st,sl:sl,ea:ea,el:el,t0:t0});};"
     "if(b&&!blindOk)return end(false);"
     "var q=must&&!reached(must,mafter,doc)?Math.max(quiet,mquiet):quiet;"
     "var at;if(o.n>0)at=Math.max(o.last,t0)+q;else if(!need)at=t0+win;else at=Infinity;"

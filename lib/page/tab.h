@@ -8,6 +8,7 @@
 #include "stepcheck/page.h"
 #include "browser/handle.h"
 #include "core/opts.h"
+#include "witness.h"
 
 struct sc_page {
   sc_browser *browser;   /* borrowed */
@@ -34,6 +35,7 @@ struct sc_page {
    * measured by the answer with the shortest round trip (log_rtt) in the
    * document log_doc */
   double log_off, log_rtt, log_doc;
+  sc__witness wit;       /* the compositor witness (witness.c) */
 };
 
 /* Which canvas is the guest (choose.c): g is the finder's report of every

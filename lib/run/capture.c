@@ -189,7 +189,7 @@ void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_
   st->seq_ok = r->seed_ok && sc__frame_has(&st->f);
   st->seq = r->seed_seq;
   r->seed_ok = 0;
-  st->log_after = 0;
+  st->log_after = SC__LOG_FROM_NOW; /* no seed: from the log's position now */
   st->begun = sc__now_ms();
   st->clip = clip;
   st->deadline = deadline;
@@ -216,7 +216,7 @@ void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, doubl
   st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
   st->since = 0;
   st->seq_ok = 0;
-  st->log_after = 0;
+  st->log_after = SC__LOG_FROM_NOW; /* no seed: from the log's position now */
   st->begun = sc__now_ms();
   if (sc__runner_logging(r))
     sc__runner_settle_log(r);

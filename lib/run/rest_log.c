@@ -13,7 +13,7 @@
 #include "runner.h"
 
 int sc__runner_logging(const sc__runner *r) {
-  return r->io.log_wait && !r->log_off && !(r->s && r->s->rest_pairs);
+  return r->io.log_wait && !r->log_off && !r->witness_hit && !(r->s && r->s->rest_pairs);
 }
 
 void sc__runner_log_off(sc__runner *r, const char *why) {
@@ -45,6 +45,13 @@ int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep) {
     sc__runner_log_off(r, rep->blind);
     return 0;
   }
+  if (rep->unexplained > 0) {
+    /* the compositor drew what the log did not see: this step (or wait)
+     * is proven by pairs, held for the quiet time (sc__runner_blind_quiet) */
+    r->witness_hit = 1;
+    r->last_seq_ok = 0;
+    return 0;
+  }
   if (rep->doc != r->log_doc) r->last_seq_ok = 0; /* positions of another document */
   /* a page or browser that stood still: the step's stall rule (step.c) */
   if (rep->stall_ms > r->log_late) r->log_late = rep->stall_ms;
@@ -62,7 +69,7 @@ double sc__runner_capture_ms(const sc__runner *r) {
 }
 
 double sc__runner_blind_quiet(const sc__runner *r) {
-  return r->log_off && r->log_why ? sc__runner_quiet_ms(r) : 0;
+  return (r->log_off && r->log_why) || r->witness_hit ? sc__runner_quiet_ms(r) : 0;
 }
 
 /* ---- the settled capture by the log ---- */

@@ -257,6 +257,9 @@ struct sc__runner {
   int last_seq_ok;
   uint64_t seed_seq;          /* the same of the seed sc__runner_seed gave out */
   int seed_ok;
+  int witness_hit;            /* the compositor witness saw a change the log cannot
+                                 explain during this step (or wait): pairs until the
+                                 next step (page/witness.h) */
   int log_verdicts;           /* verdicts the log gave this user (for the self-check) */
   double log_late;            /* the step's longest paint-log stall (sc__log_reply.stall_ms) */
 };
@@ -268,6 +271,9 @@ struct sc__runner {
  * then one in self_check_every (the scenario's; these are its defaults). */
 #define SC__SELF_CHECK_FIRST 1
 #define SC__SELF_CHECK_EVERY 16
+/* A step's rest_why when the compositor witness saw a change the paint
+ * log cannot explain. */
+#define SC__WITNESS_WHY "the compositor drew a change the paint log cannot explain"
 /* Non-zero while rest is proven by the paint log for this user. */
 int sc__runner_logging(const sc__runner *r);
 /* The log is blind on this page (or failed its self-check): pairs from now

@@ -72,6 +72,7 @@ static void finish(sc__runner *r, int rc) {
   int logging = sc__runner_logging(r), logged = sm->log_mode && logging;
   res->rest = logging ? "paint-log" : "pairs";
   res->rest_why = logging ? NULL
+                  : r->witness_hit ? SC__WITNESS_WHY
                   : r->log_why ? r->log_why
                   : r->s->rest_pairs ? "the scenario says \"rest\": \"pairs\""
                   : !r->io.log_wait ? "no paint log on this page"
@@ -154,6 +155,7 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->st = st;
   sm->ni = ni;
   sm->begun = sc__now_ms();
+  r->witness_hit = 0; /* each step tries the log again */
   size_t n = r->s->nsetup + r->s->nsteps;
   sm->U = r->need[ni];
   sm->C = r->need[n + ni];
@@ -535,8 +537,9 @@ static void polled(int status, const char *errmsg, const char *raw, size_t len, 
   }
   tally(sm, &all, &first_bad);
   int stable = same; /* two captures in a row show the same pixels */
-  /* a step that expects nothing to change watches the whole response window */
-  if (sm->no_change && sm->last_t < response_ms(r)) all = 0;
+  /* a step that expects nothing to change watches the whole response
+   * window after its last input: a capture asked for after it */
+  if (sm->no_change && sm->cap_req_at < sm->input_at + response_ms(r)) all = 0;
   /* on a page the log is blind on, settled = also unchanged for the quiet
    * time: since the reply that last showed a change, up to this capture's
    * request */

@@ -159,6 +159,17 @@ static void logged(int status, const char *errmsg, const sc__log_reply *rep, voi
   sc__runner *r = ud;
   sc__stepm *sm = &r->sm;
   if (!answered(r, status, errmsg, rep, 0)) return;
+  if (sm->no_change && !rep->timed_out) {
+    /* A step that expects nothing to change watches the whole response
+     * window after its last input, whatever it painted inside it (an
+     * identical repaint first, the real answer later): at rest, and not
+     * before the window is over. */
+    double q = sc__runner_quiet_ms(r), left = sm->input_at + r->s->response_ms - sc__now_ms();
+    if (left > 0) {
+      ask(r, q, left > q ? left : q, 0, logged);
+      return;
+    }
+  }
   if (sm->early && rep->n > 0 && rep->last_ms >= 0 && rep->last_ms < sm->input_at) {
     /* every paint so far came before the last input was sent (a zoom's
      * earlier notches, a late hover paint): the answer to it is still to
@@ -178,6 +189,28 @@ static int self_check_due(const sc__runner *r) {
   long n = r->log_verdicts, first = r->s->self_check_first, every = r->s->self_check_every;
   if (sc__debug() & SC_DEBUG_LOG_TRUST) return 0; /* the log trusted: tests of the guards */
   return n < first || (every > 0 && n % every == 0);
+}
+
+/* "stable" on the log: a capture proven settled and final shows regions
+ * no paint touched for the quiet time, which is what two equal captures
+ * in a row stand for under pairs; it holds then (and only then). */
+static void prove_stable(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  for (size_t i = 0; i < sm->st->nexpect; i++)
+    if (sm->st->expect[i].kind == SC_EXPECT_STABLE) {
+      sm->v[i].holds = 1;
+      snprintf(sm->v[i].reason, sizeof sm->v[i].reason,
+               "%s unchanged for %.0f ms (paint log)",
+               r->s->regions[sm->st->expect[i].region].name, sc__runner_quiet_ms(r));
+    }
+}
+
+/* Every expectation holds on the capture, "stable" aside (proven by the
+ * log's answer that makes the capture final). */
+static int hold_but_stable(const sc__stepm *sm) {
+  for (size_t i = 0; i < sm->st->nexpect; i++)
+    if (!sm->v[i].holds && sm->st->expect[i].kind != SC_EXPECT_STABLE) return 0;
+  return 1;
 }
 
 /* The verdict holds on a capture proven settled and final: the self-check
@@ -225,7 +258,7 @@ void sc__step_log_captured(sc__runner *r, int same) {
      * too, and one that fails waits for the next paint counted from
      * before it, which a paint during it then is. */
     sm->log_after = sm->log_pre;
-    if (sc__step_all_hold(sm)) {
+    if (hold_but_stable(sm)) {
       confirm(r);
       return;
     }
@@ -280,7 +313,8 @@ static void posted(int status, const char *errmsg, const sc__log_reply *rep, voi
   }
   sm->log_settled = 1;
   sm->res->rest = "paint-log";
-  if (sc__step_all_hold(sm)) { /* taken after the quiet time: final as it is */
+  if (hold_but_stable(sm)) { /* taken after the quiet time: final as it is */
+    prove_stable(r);
     holds(r);
     return;
   }
@@ -305,6 +339,7 @@ static void confirmed(int status, const char *errmsg, const sc__log_reply *rep, 
     sm->log_settled = 1;
     sm->res->rest = "paint-log";
     sm->last_t = sm->verdict_t; /* verified when the verdict's capture was */
+    prove_stable(r);
     holds(r);
     return;
   }

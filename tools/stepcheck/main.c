@@ -38,13 +38,16 @@ static const char k_usage[] =
 
 int main(int argc, char **argv) {
   /* SC_DEBUG=1: libwebsockets' warnings; SC_DEBUG=cdp: every CDP message too;
-   * SC_DEBUG=log-trust: the paint log trusted where it is blind (tests of
-   * the fallback only; with other words: also the rest). */
+   * SC_DEBUG=log-trust: the paint log trusted where it is blind;
+   * SC_DEBUG=no-witness: no compositor witness (both for sabotage tests
+   * only; with other words: also the rest). */
   const char *dbg = getenv("SC_DEBUG");
-  if (dbg && *dbg)
-    sc_set_debug((strcmp(dbg, "log-trust") ? SC_DEBUG_LWS : 0) |
-                 (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
-                 (strstr(dbg, "log-trust") ? SC_DEBUG_LOG_TRUST : 0));
+  if (dbg && *dbg) {
+    int only = !strcmp(dbg, "log-trust") || !strcmp(dbg, "no-witness");
+    sc_set_debug((only ? 0 : SC_DEBUG_LWS) | (strstr(dbg, "cdp") ? SC_DEBUG_CDP : 0) |
+                 (strstr(dbg, "log-trust") ? SC_DEBUG_LOG_TRUST : 0) |
+                 (strstr(dbg, "no-witness") ? SC_DEBUG_NO_WITNESS : 0));
+  }
   if (argc < 2) {
     fputs(k_usage, stderr);
     return EXIT_USAGE;

@@ -330,6 +330,7 @@ static const sc_step_result *run_with_unseen_change(int unseen) {
 }
 static void a_self_check_mismatch_switches_to_pairs(void **st) {
   (void)st;
+  g_no_witness = 1; /* the self-check's own case: nothing else saw the change */
   const sc_step_result *res = run_with_unseen_change(1);
   assert_true(res->passed);
   assert_string_equal(res->rest, "pairs");
@@ -667,9 +668,144 @@ static void a_blind_page_changing_by_itself_never_rests(void **st) {
 }
 static void sabotage_a_trusted_blind_log_passes_on_a_change_nobody_made(void **st) {
   (void)st;
+  g_no_witness = 1;
   const sc_step_result *res = spinning(0);
   assert_true(res->passed);
   assert_string_equal(res->rest, "paint-log");
+}
+
+/* The same page with a log that does not know it is blind (CSS, SVG, a
+ * form control changing the region): the compositor witness sees frames
+ * no entry explains, the step falls back to pairs for itself, says why,
+ * and fails as on a known blind spot. Sabotage: without the witness it
+ * passes on the log, on a change the click did not make. */
+static void a_change_the_log_does_not_see_falls_back_to_pairs(void **st) {
+  (void)st;
+  const sc_step_result *res = spinning(0);
+  assert_false(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_string_equal(res->rest_why, SC__WITNESS_WHY);
+  assert_non_null(strstr(res->reason, "not at rest"));
+  assert_false(g_r.log_off); /* for this step: the next one tries the log again */
+}
+static void sabotage_without_the_witness_the_unseen_change_passes(void **st) {
+  (void)st;
+  g_no_witness = 1;
+  g_r.log_verdicts = 1; /* no self-check due either */
+  const sc_step_result *res = spinning(0);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+}
+/* One unseen change before a step, then none: only that step is proven by
+ * pairs (and passes, the screen being at rest), the next one is the log's
+ * again. */
+static void a_witness_fallback_lasts_one_step(void **st) {
+  (void)st;
+  g_w.ch[g_w.nch++] = (change){.at = g_t + 1, .id = 'B', .unseen = 1};
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "pairs");
+  assert_string_equal(res->rest_why, SC__WITNESS_WHY);
+  g_w.after = "L";
+  res = step(1, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+  assert_null(res->rest_why);
+}
+
+/* A late answer after an identical repaint: the click is answered by a
+ * repaint of the same pixels at +60 ms and by the real change at +400 ms;
+ * a step expecting the region unchanged watches the whole response window
+ * from its last input, whatever it painted inside it, and fails (it
+ * passed at 210 ms, the quiet time after the repaint). Sabotage: a window
+ * that ends well before the late answer passes (the change came after the
+ * time the step was given). */
+static const sc_step_result *repaint_then_change(double window, double late) {
+  g_steps[0].expect = &g_unchanged;
+  g_steps[0].timeout_ms = 2000;
+  replan();
+  g_s.response_ms = window;
+  g_w.after = "AK"; /* A: the screen as it was */
+  g_w.delay = 60;
+  g_w.gap = late - 60;
+  return step(0, 1);
+}
+static void a_late_answer_after_an_identical_repaint_fails(void **st) {
+  (void)st;
+  const sc_step_result *res = repaint_then_change(1000, 400);
+  assert_false(res->passed);
+  assert_non_null(strstr(res->reason, "differs"));
+  assert_true(res->last_paint_ms == 400);
+}
+static void sabotage_a_window_shorter_than_the_late_answer_passes(void **st) {
+  (void)st;
+  const sc_step_result *res = repaint_then_change(300, 700);
+  assert_true(res->passed);
+  assert_true(res->verified_ms >= 300);
+  assert_true(res->verified_ms < 700);
+}
+
+/* A wait without a seed (the first step: no capture before it) counts from
+ * the log's position when it starts: a page that made more entries than
+ * the ring holds long before is at rest now. (Counted from 0, every check
+ * would be "lost", a paint now, and the step would never rest: the
+ * sabotage below asks the fake page so.) */
+static void many_old_paints(void) {
+  for (int i = 0; i < SC__LOG_RING + 44; i++)
+    g_w.ch[g_w.nch++] = (change){.at = 100 + i, .id = i % 2 ? 'B' : 'A'};
+}
+static void a_wait_without_a_seed_counts_from_now(void **st) {
+  (void)st;
+  many_old_paints();
+  g_w.after = "K";
+  g_w.delay = 100;
+  const sc_step_result *res = step(0, 1);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+  assert_true(res->verified_ms < 100 + 2 * Q);
+}
+static void sabotage_a_wait_from_position_0_is_lost_at_every_check(void **st) {
+  (void)st;
+  many_old_paints();
+  sc__log_ask a = {.r = {0, 0, W, H}, .after = 0, .doc = 1};
+  sc__log_reply rep = log_at(&g_w, &a, g_t);
+  assert_true(rep.lost);
+  assert_true(rep.n > 0 && rep.last_ms == g_t); /* a paint now, at every check */
+}
+
+/* "stable" under the log: a capture proven settled and final shows the
+ * region unchanged for the quiet time, so a step that expects the region
+ * changed and stable passes then, not at its timeout (it waited the whole
+ * timeout for a second capture that showed the same pixels). Sabotage: a
+ * region the application keeps painting (a new frame every 60 ms) is never
+ * stable and fails. */
+static sc_expect g_changed_stable[2] = {
+    {.kind = SC_EXPECT_CHANGED, .region = 0, .threshold = 0.1, .min_pixels = 1},
+    {.kind = SC_EXPECT_STABLE, .region = 0, .threshold = 0.1}};
+static const sc_step_result *changed_and_stable(const char *after, double timeout) {
+  g_steps[0].expect = g_changed_stable;
+  g_steps[0].nexpect = 2;
+  g_steps[0].timeout_ms = timeout;
+  replan();
+  g_w.after = after;
+  g_w.delay = 100;
+  g_w.gap = 60;
+  return step(0, 1);
+}
+static void stable_is_proven_by_the_log(void **st) {
+  (void)st;
+  const sc_step_result *res = changed_and_stable("K", 8000);
+  assert_true(res->passed);
+  assert_string_equal(res->rest, "paint-log");
+  assert_true(res->verified_ms < 100 + Q + 4 * CAP);
+  assert_non_null(strstr(res->reason, "r unchanged for 150 ms (paint log)"));
+}
+static void sabotage_a_region_painted_on_is_never_stable(void **st) {
+  (void)st;
+  const sc_step_result *res = changed_and_stable("KLKLKLKLKLKLKLKLKLKLKLKLKLKLKLKL", 1500);
+  assert_false(res->passed);
 }
 
 int main(void) {
@@ -708,6 +844,15 @@ int main(void) {
       T(nothing_happens_times_out_with_one_capture),
       T(a_blind_page_changing_by_itself_never_rests),
       T(sabotage_a_trusted_blind_log_passes_on_a_change_nobody_made),
+      T(a_change_the_log_does_not_see_falls_back_to_pairs),
+      T(sabotage_without_the_witness_the_unseen_change_passes),
+      T(a_witness_fallback_lasts_one_step),
+      T(a_late_answer_after_an_identical_repaint_fails),
+      T(sabotage_a_window_shorter_than_the_late_answer_passes),
+      T(a_wait_without_a_seed_counts_from_now),
+      T(sabotage_a_wait_from_position_0_is_lost_at_every_check),
+      T(stable_is_proven_by_the_log),
+      T(sabotage_a_region_painted_on_is_never_stable),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);

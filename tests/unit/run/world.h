@@ -281,7 +281,9 @@ static int log_entries(const world *w, const change **out) {
     }
   return n;
 }
-/* The answer as of time T: entries after `after` up to T touching r. */
+/* The answer as of time T: entries after `after` up to T touching r. As
+ * the page's ring (SC__LOG_RING entries), an `after` older than that is
+ * "lost": it counts as a paint now. */
 static sc__log_reply log_at(const world *w, const sc__log_ask *a, double T) {
   const change *e[512];
   int n = log_entries(w, e);
@@ -293,7 +295,31 @@ static sc__log_reply log_at(const world *w, const sc__log_ask *a, double T) {
     if (rep.first_ms < 0) rep.first_ms = e[k]->at;
     rep.last_ms = e[k]->at;
   }
+  if (rep.seq > a->after + SC__LOG_RING) {
+    rep.lost = 1;
+    rep.n++;
+    rep.first_ms = -1;
+    rep.last_ms = T;
+  }
   return rep;
+}
+/* The log's position at time t (a wait asked from SC__LOG_FROM_NOW). */
+static uint64_t log_pos(const world *w, double t) {
+  uint64_t k = 0;
+  for (int i = 0; i < w->nch; i++) k += !w->ch[i].unseen && w->ch[i].at <= t;
+  return k;
+}
+/* The compositor witness (page/witness.h): an unseen change is a frame no
+ * entry explains, reported by the first answer after it (g_no_witness: a
+ * page without the witness). */
+static int g_no_witness;
+static double g_witnessed; /* answers reported unseen changes up to here */
+static int unexplained(const world *w, double T) {
+  int n = 0;
+  for (int i = 0; i < w->nch; i++)
+    n += w->ch[i].unseen && w->ch[i].at > g_witnessed && w->ch[i].at <= T;
+  if (T > g_witnessed) g_witnessed = T;
+  return g_no_witness ? 0 : n;
 }
 /* Has every must rectangle been touched by an entry after must->after, as
  * of time T? (g_log_must_off: a page that ignores them.) */
@@ -312,9 +338,12 @@ static int must_reached(const world *w, const sc__log_ask *a, double T) {
 }
 /* The page's rule (lib/page/paintlog_js.c), over the scripted future: the
  * first moment T >= now at which it holds. */
-static int f_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *ud) {
+static int f_log_wait(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void *ud) {
   world *w = world_of(ctx);
   g_log_asks++;
+  sc__log_ask from_now = *ask;
+  if (ask->after == SC__LOG_FROM_NOW) from_now.after = log_pos(w, g_t);
+  const sc__log_ask *a = &from_now;
   double t0 = g_t, T = t0 + a->timeout_ms;
   int timed_out = 1;
   double cand[2200];
@@ -352,6 +381,7 @@ static int f_log_wait(void *ctx, const sc__log_ask *a, sc__io_logged cb, void *u
   ev->world = w;
   ev->rep = log_at(w, a, T);
   ev->rep.timed_out = timed_out;
+  ev->rep.unexplained = unexplained(w, T);
   if (g_log_blind) ev->rep = (sc__log_reply){.blind = "a WebGL canvas on or over the guest"};
   return 0;
 }
@@ -389,7 +419,8 @@ static int setup(void **st) {
   g_guest_checks = 0;
   g_held_checks = g_held_checks_failed = 0;
   g_captures = g_log_asks = 0;
-  g_overlay = g_log_blind = g_log_must_off = 0;
+  g_overlay = g_log_blind = g_log_must_off = g_no_witness = 0;
+  g_witnessed = 0;
   sc__set_clock(fake_now, fake_sleep);
   memset(&g_s, 0, sizeof g_s);
   g_s.regions = g_regions;
