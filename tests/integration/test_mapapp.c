@@ -96,6 +96,23 @@ static int app_paints(sc_page *p, double *out, int max) {
  * paint within one frame (17 ms) of the app's own record of when that
  * paint began (a loaded machine can take 100 ms over one paint: its end
  * is not the time to compare with). */
+/* Proven by the paint log (1), or by pairs for the step because the
+ * compositor witness saw a frame nothing explained (0: a loaded machine
+ * draws the odd frame late; counted, at most 2 in a run); anything else
+ * fails. */
+static int g_witness_steps;
+static int on_log(const sc_step_result *x) {
+  if (!strcmp(x->rest, "paint-log")) {
+    assert_null(x->rest_why);
+    return 1;
+  }
+  assert_string_equal(x->rest, "pairs");
+  assert_string_equal(x->rest_why, "the compositor drew a change the paint log cannot explain");
+  fprintf(stderr, "  c%d %s: pairs (%s)\n", x->cycle, x->step_id, x->rest_why);
+  assert_true(++g_witness_steps <= 2);
+  return 0;
+}
+
 static void seven_steps_pass_for_ten_cycles(void **st) {
   (void)st;
   char url[4096];
@@ -105,16 +122,17 @@ static void seven_steps_pass_for_ten_cycles(void **st) {
   sc_page *page = NULL;
   assert_int_equal(sc_page_open(&page, g_b, url, &po), 0);
   g_page = page;
+  g_witness_steps = 0;
   sc_run_result *r = run(NULL, 10);
   g_page = NULL;
   assert_int_equal(r->steps_failed, 0);
   int cycle_passes = 0, captures = 0;
   for (size_t i = 0; i < r->nresults; i++) {
     const sc_step_result *x = r->results[i];
-    assert_string_equal(x->rest, "paint-log");
-    assert_null(x->rest_why);
+    int logged = on_log(x);
     if (x->setup) continue;
     cycle_passes += x->passed;
+    if (!logged) continue;
     captures += x->captures;
     if (x->captures > 1) fprintf(stderr, "  c%d %s: %d captures\n", x->cycle, x->step_id, x->captures);
     assert_true(x->paints >= 1);
@@ -183,8 +201,10 @@ static sc_scenario *g_pairs;
 static sc_run_result *run_rule(const char *query, int pairs) {
   g_pairs = pairs ? with_pairs() : NULL;
   sc_run_result *r = run_on(pairs ? g_pairs : g_s, query, 1);
+  g_witness_steps = 0;
   for (size_t i = 0; i < r->nresults; i++)
-    assert_string_equal(r->results[i]->rest, pairs ? "pairs" : "paint-log");
+    if (pairs) assert_string_equal(r->results[i]->rest, "pairs");
+    else on_log(r->results[i]);
   return r;
 }
 static void done_rule(sc_run_result *r) {
