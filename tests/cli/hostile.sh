@@ -18,9 +18,9 @@
 #     paint, takes its "before" mid-animation, and the capture after the
 #     timeout shows R changed.
 # and cssom-changed-late: changed.json on cssom.html?delay=500 passes: an
-# answer later than the 300 ms after an input whose frames the witness
-# credits to the input itself (it FAILs at baadf18, README.md "What the
-# witness does not do yet").
+# answer the log never sees, 500 ms after the click; the witness's probe
+# cuts the log's wait short so that pairs have the step's time left (it
+# FAILed at baadf18, "screen not settled": README.md).
 # Both scenarios are blind's with the log's self-check off: it samples a
 # user's first verdict and one in 16 after, so it caught these on a
 # one-cycle run, but not on the verdicts it skips; the witness must guard
