@@ -156,7 +156,7 @@ const char sc__paintlog_js[] =
     "pp=FN(CQ,'getPropertyPriority'),sLen=GET(CQ,'length'),sItem=FN(CQ,'item'),setCss=U(GPD(CQ,'cssText').set),"
     "RM=W0.MutationRecord.prototype,mType=GET(RM,'type'),mTarget=GET(RM,'target'),mAttr=GET(RM,'attributeName'),"
     "mOld=GET(RM,'oldValue'),mAdded=GET(RM,'addedNodes'),mRemoved=GET(RM,'removedNodes'),"
-    "evType=GET(W0.Event.prototype,'type'),TS=W0.String.prototype,sStarts=FN(TS,'startsWith'),"
+    "evType=GET(W0.Event.prototype,'type'),evTarget=GET(W0.Event.prototype,'target'),TS=W0.String.prototype,sStarts=FN(TS,'startsWith'),"
     "sEnds=FN(TS,'endsWith'),sSub=FN(TS,'substr'),sCode=FN(TS,'charCodeAt'),sLower=FN(TS,'toLowerCase'),"
     "sIdx=FN(TS,'indexOf'),sTrim=FN(TS,'trim'),TA=GPO(W0.Uint8Array.prototype),taBuf=GET(TA,'buffer'),"
     "taOff=GET(TA,'byteOffset'),taLen=GET(TA,'length'),IDQ=W0.ImageData.prototype,idW=GET(IDQ,'width'),"
@@ -555,6 +555,10 @@ const char sc__paintlog_js[] =
     "function maybeHosts(e,q){var n=nlLen(q);if(n>BOXES){blindReason='shadow-unknown';return;}addHost(e,null);"
     "for(var i=0;i<n;i++)addHost(q[i],null);}"
     "addEventListener('scroll',all,true);addEventListener('resize',all,true);"
+    /* an element's image or document arriving (an <img> whose new src
+     * came: no mutation then), or failing (a broken-image icon) */
+    "['load','error'].forEach(function(n){addEventListener(n,function(e){var t=evTarget(e);"
+    "try{if(t&&t!==D&&t!==W0&&nType(t)===1&&isConn(t))all(n+' '+nName(t));}catch(err){all(n);}},true);});"
     /* animations: only the browser's own events count down */
     "['animationstart','transitionrun'].forEach(function(n){addEventListener(n,function(e){"
     "if(e.isTrusted)anims++;all(n);},true);});"
