@@ -6,11 +6,20 @@
  * says it is blind, with the reason the case names; and the attack must
  * have done its change (R's pixel read back, where it is on the canvas).
  *
- * Sabotages, each run by hand (the lead's report lists the results):
- * - the script as before issue 35 (lib/page/paintlog_js.c at 8d2a47c)
- *   fails every case but plain, closed-attach and entry-point;
- * - closed-attach: attachShadow not wrapped; entry-point: the log's object
- *   not frozen (Object.freeze dropped) - each fails its case. */
+ * Sabotages, each run by hand (2026-12-04, Chromium 156):
+ * - the script as before issue 35 (lib/page/paintlog_js.c at 8d2a47c):
+ *   21 of 24 cases fail (n 0, or not blind; call-apply: the log's own wait
+ *   throws the page's error); plain, entry-point and closed-attach pass;
+ * - the log's object not frozen: entry-point fails (the page's fake wait
+ *   answers n 0);
+ * - attachShadow not wrapped: closed-attach fails (not blind);
+ * - a frame's script not calling adopt: the four frame cases fail, blind
+ *   "frame-realm" (the realm check is the backstop: never a pass);
+ * - window.open not wrapped: popup fails (not blind);
+ * - selfPaint left out of paintsNothing: inert-img, inert-input and
+ *   inert-canvas fail (n 0);
+ * - open shadow roots of added elements not looked for: dsd-parsed fails;
+ *   markup's possible hosts not kept (maybeHosts): dsd-set, dsd-parse fail. */
 #include "testutil.h"
 
 #include <jansson.h>
