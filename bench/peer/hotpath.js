@@ -19,6 +19,7 @@ const PAGE = 'data:text/html,<!DOCTYPE html><body style="margin:0"><canvas width
 async function measure(browser, source, calls, per) {
   const page = await (await browser.newContext()).newPage();
   const s = await page.context().newCDPSession(page);
+  await s.send('Page.enable');
   if (source) await s.send('Page.addScriptToEvaluateOnNewDocument', { source });
   await page.goto(PAGE);
   const r = await page.evaluate(async ([calls, per]) => {

@@ -44,7 +44,8 @@
  * prototype the page cannot reach. __stepcheck_log is a non-writable,
  * non-configurable property holding a frozen object. Arguments are
  * converted once, before the original sees them (a valueOf answers once).
- * Taken at the start and called as taken: Math, Number.isInteger, Promise,
+ * wait's answer has no prototype (Object.prototype.then cannot make it a
+ * thenable). Taken at the start and called as taken: Math, Number.isInteger, Promise,
  * String, parseFloat, Reflect.apply, Function.prototype.call/bind,
  * Object's freeze/defineProperty/getPrototypeOf/setPrototypeOf,
  * WeakMap/WeakSet/WeakRef and their methods, the Array methods the log
@@ -129,7 +130,7 @@ const char sc__paintlog_js[] =
     "function FN(o,n){var d=o&&GPD(o,n);return d&&typeof d.value==='function'?U(d.value):null;}"
     "var Math=FRZ({__proto__:null,max:W0.Math.max,min:W0.Math.min,abs:W0.Math.abs,floor:W0.Math.floor,"
     "ceil:W0.Math.ceil,sign:W0.Math.sign}),Number=FRZ({__proto__:null,isInteger:W0.Number.isInteger}),"
-    "Promise=W0.Promise,String=W0.String,parseFloat=W0.parseFloat,Array=W0.Array,WeakRef=W0.WeakRef,"
+    "PRC=W0.Promise,String=W0.String,parseFloat=W0.parseFloat,Array=W0.Array,WeakRef=W0.WeakRef,"
     "Uint8Array=W0.Uint8Array,Uint32Array=W0.Uint32Array,performance=W0.performance,"
     "setTimeout=W0.setTimeout.bind(W0),clearTimeout=W0.clearTimeout.bind(W0),setInterval=W0.setInterval.bind(W0),"
     "clearInterval=W0.clearInterval.bind(W0),queueMicrotask=W0.queueMicrotask.bind(W0),"
@@ -138,6 +139,9 @@ const char sc__paintlog_js[] =
     "sort:AR.sort,join:AR.join}),MQ=W0.WeakMap.prototype,MP=FRZ({__proto__:null,get:MQ.get,set:MQ.set,has:MQ.has,"
     "delete:MQ['delete']}),SQ=W0.WeakSet.prototype,SP=FRZ({__proto__:null,add:SQ.add,has:SQ.has}),"
     "WMC=W0.WeakMap,WSC=W0.WeakSet,DEREF=U(W0.WeakRef.prototype.deref);"
+    /* a promise whose value has no prototype: Object.prototype.then set by
+     * the page cannot make wait's answer a thenable it resolves */
+    "function Promise(ex){return new PRC(function(ok,no){ex(function(v){if(v&&typeof v==='object')SPO(v,null);ok(v);},no);});}"
     "function arr(a){SPO(a,AP);return a;}"
     "function wm(){var m=new WMC();SPO(m,MP);return m;}"
     "function ws(){var m=new WSC();SPO(m,SP);return m;}"
@@ -549,7 +553,9 @@ const char sc__paintlog_js[] =
      * where markup that declares one was parsed, every element of it may
      * be one (maybeHosts). */
     "function isHost(e){return hostSet.has(e)||!!shadowOf(e);}"
-    "function addHost(e,r){if(!e)return;if(!hostSet.has(e)){hostSet.add(e);hosts.push(new WeakRef(e));}if(r)roots.set(e,r);}"
+    "function addHost(e,r){if(!e)return;if(!hostSet.has(e)){hostSet.add(e);hosts.push(new WeakRef(e));}if(r)roots.set(e,r);"
+    /* the hosts gone are dropped now and then: the list holds the living */
+    "if(hosts.length>2*BOXES){var k=arr([]);for(var i=0;i<hosts.length;i++)if(DEREF(hosts[i]))k.push(hosts[i]);hosts=k;}}"
     "function hostCheck(e){var r=shadowOf(e);if(r)addHost(e,r);}"
     "function dsd(a){for(var i=0;i<a.length;i++){var h=a[i];if(typeof h!=='string'||sIdx(sLower(h),'shadowrootmode')>=0)return true;}return false;}"
     "function maybeHosts(e,q){var n=nlLen(q);if(n>BOXES){blindReason='shadow-unknown';return;}addHost(e,null);"
@@ -651,7 +657,7 @@ const char sc__paintlog_js[] =
     "return {now:now(),doc:ORIGIN,blind:blind(g),open:open,sends:sends,n:nin,ev:SPO(o,AR)};}"
     /* the entry point: a property the page can neither write nor delete
      * nor redefine, an object it cannot change */
-    "DEF(W0,'__stepcheck_log',{value:FRZ({wait:wait,inputs:inputs,adopt:adopt,"
+    "FRZ(wait);FRZ(inputs);FRZ(adopt);DEF(W0,'__stepcheck_log',{value:FRZ({wait:wait,inputs:inputs,adopt:adopt,"
     "seq:function(){return seq;},"
     /* the last n entries, for a person debugging a page (docs/design.md) */
     "tail:function(n){var o=arr([]);for(var s=Math.max(0,seq-Math.min(n||16,CAP));s<seq;s++){"

@@ -135,6 +135,7 @@ static void page_script_cannot_blind_the_log(void **st) {
       {"builtins", NULL, NULL, 0},
       {"call-apply", NULL, NULL, 0},
       {"entry-point", NULL, NULL, 0},
+      {"thenable", NULL, NULL, 0},
       {"valueof", NULL, NULL, 0},
       {"imagedata-size", NULL, NULL, 0},
       {"style-join", NULL, NULL, 0},
