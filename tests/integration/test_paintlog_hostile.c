@@ -8,8 +8,10 @@
  *
  * Sabotages, each run by hand (2026-12-04, Chromium 156):
  * - the script as before issue 35 (lib/page/paintlog_js.c at 8d2a47c):
- *   21 of 24 cases fail (n 0, or not blind; call-apply: the log's own wait
+ *   22 of 25 cases fail (n 0, or not blind; call-apply: the log's own wait
  *   throws the page's error); plain, entry-point and closed-attach pass;
+ * - wait's answer keeping Object.prototype (the Promise wrapper dropped):
+ *   thenable fails (the page's then answers n 0);
  * - the log's object not frozen: entry-point fails (the page's fake wait
  *   answers n 0);
  * - attachShadow not wrapped: closed-attach fails (not blind);
