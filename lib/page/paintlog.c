@@ -46,6 +46,11 @@ static const char *blind_text(const char *s) {
       {"embed", "an embedded object over the guest"},
       {"video", "a video element over the guest"},
       {"shadow", "a shadow DOM tree over the guest (its changes are not observed)"},
+      {"shadow-unknown", "markup declaring shadow roots the log cannot find (their changes are not observed)"},
+      {"audio", "an audio element over the guest"},
+      {"marquee", "a marquee element over the guest (it moves with no change the log sees)"},
+      {"frame-realm", "a same-origin frame whose drawing calls the log cannot see (they reach the guest)"},
+      {"popup", "a window the page opened (its scripts can draw on the guest unseen)"},
   };
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (!strcmp(s, k[i].code)) return k[i].text;
