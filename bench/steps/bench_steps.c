@@ -308,6 +308,10 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
+  /* BENCH_NO_WITNESS=1: the compositor witness off (docs/design.md, "The
+   * rule of rest"), to measure what it costs (docs/benchmarks.md) */
+  const char *nw = getenv("BENCH_NO_WITNESS");
+  if (nw && *nw == '1') sc_set_debug(SC_DEBUG_NO_WITNESS);
   int cycles = 10, fast = 1, verbose = 0, pairs = -1;
   const char *scen = NULL, *url = NULL, *label = "stepcheck";
   const char *xargs[16] = {NULL};
