@@ -80,7 +80,8 @@ int sc__rest_have(sc__rest *rs, const sc__log_reply *rep) {
     rs->witness_hit = 1;
     return 0;
   }
-  if (rep->doc != rs->log_doc) rs->j.mark.ok = 0; /* positions of another document */
+  /* positions of another document than the one the last answer counted in */
+  if (rs->log_doc != 0 && rep->doc != rs->log_doc) rs->j.mark.ok = 0;
   /* a page or browser that stood still: the owner's stall rule */
   if (rep->stall_ms > rs->log_late) rs->log_late = rep->stall_ms;
   rs->log_doc = rep->doc;
