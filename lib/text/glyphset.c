@@ -214,7 +214,10 @@ SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
   if (!is_path) {
     if (strcmp(name, "josm") == 0)
       return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
-    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm)", name);
+    if (strcmp(name, "gpsprune") == 0)
+      return sc_glyphset_parse(out, sc__builtin_gpsprune_glyphs, sc__builtin_gpsprune_glyphs_len);
+    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm, gpsprune)",
+                   name);
   }
   char *buf;
   size_t len;
