@@ -382,6 +382,14 @@ static int place_beside(sb *s) {
   for (; j < nw; j++)
     if (label_at(p, w, j, &a)) break;
   const char *where = inside ? "inside the bar" : "right of the bar";
+  if (j >= nw && !inside) {
+    int edge = 0; /* label ink in the last 3 columns: the region cuts the label */
+    for (int y = s->y0; y < s->y1; y++)
+      for (int x = s->ink.w - 3; x < s->ink.w; x++) edge |= x >= s->x0 && ink_at(&s->ink, x, y);
+    if (edge)
+      return sc__err(SC_EUNREADABLE, "scalebar: label runs into the region's right edge: the "
+                     "region cuts it (read \"%s\")", line.text);
+  }
   if (j >= nw)
     return sc__err(SC_EUNREADABLE, "scalebar: bar of %d px found but no \"<number> <unit>\" label "
                    "%s (read \"%s\")", s->right - s->left, where, line.text);

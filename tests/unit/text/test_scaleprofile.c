@@ -1,0 +1,269 @@
+/* Scale-bar profiles: the file format's checks (line:column messages), the
+ * builtins equal their files in data/scalebars/, GpsPrune's real crops read
+ * exactly (label, bar and metres per pixel within the bound, against
+ * GpsPrune's own maths in fixtures/text/gpsprune/labels.tsv), and each
+ * sabotage is unreadable with a message naming the rule that did not hold. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stepcheck.h"
+
+static sc_image *load(const char *rel) {
+  sc_image *img = NULL;
+  if (sc_image_load_png(&img, sc_test_fixture(rel), NULL)) fail_msg("%s: %s", rel, sc_errmsg());
+  return img;
+}
+
+static sc_rect whole(const sc_image *img) { return (sc_rect){0, 0, img->width, img->height}; }
+
+static void expect_msg(int rc, int want, const char *part) {
+  if (rc != want) fail_msg("rc %d, want %d (%s)", rc, want, sc_errmsg());
+  if (!strstr(sc_errmsg(), part)) fail_msg("message \"%s\" lacks \"%s\"", sc_errmsg(), part);
+}
+
+static void gpsprune_crops_read_exactly(void **st) {
+  (void)st;
+  size_t len;
+  char *tsv = sc_test_slurp(sc_test_fixture("text/gpsprune/labels.tsv"), &len);
+  assert_non_null(tsv);
+  sc_scale_profile *p = NULL;
+  assert_int_equal(sc_scale_profile_load(&p, "gpsprune"), 0);
+  int n = 0, units[2] = {0, 0};
+  for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
+    if (line[0] == '#') continue;
+    char file[64], num[16], unit[8];
+    int bar, zoom;
+    double mpp;
+    if (sscanf(line, "%63s %15s %7s %d %lf %d", file, num, unit, &bar, &mpp, &zoom) != 6)
+      fail_msg("bad line %s", line);
+    char rel[128], text[32];
+    snprintf(rel, sizeof rel, "text/gpsprune/%s", file);
+    snprintf(text, sizeof text, "%s %s", num, unit);
+    sc_image *img = load(rel);
+    sc_scale_reading r;
+    if (sc_scalebar_read_with(&r, img, whole(img), p, NULL)) fail_msg("%s: %s", file, sc_errmsg());
+    if (strcmp(r.text, text)) fail_msg("%s: read \"%s\", want \"%s\"", file, r.text, text);
+    if (r.bar_px != bar) fail_msg("%s: bar %d px, want %d", file, r.bar_px, bar);
+    if (!(fabs(r.metres_per_px / mpp - 1) <= r.rel_err))
+      fail_msg("%s: %.6g m/px, GpsPrune's %.6g, beyond the bound %.4f", file, r.metres_per_px, mpp,
+               r.rel_err);
+    assert_true(fabs(r.rel_err - 0.5 / bar) < 1e-12);
+    units[strcmp(unit, "mi") == 0]++;
+    /* The same crop through the name-keyed call gives the same reading. */
+    sc_scale_reading q;
+    assert_int_equal(sc_scalebar_read(&q, img, whole(img), "gpsprune", NULL), 0);
+    assert_memory_equal(&q, &r, sizeof q);
+    sc_image_free(img);
+    n++;
+  }
+  free(tsv);
+  assert_int_equal(n, 28);
+  assert_int_equal(units[0], 14);
+  assert_int_equal(units[1], 14);
+  sc_scale_profile_free(p);
+}
+
+/* Zoom chains one GpsPrune zoom step apart (x2): each ratio holds 0.5 within its bound. */
+static void gpsprune_zoom_steps_are_exact(void **st) {
+  (void)st;
+  const char *u[] = {"ki", "mi"};
+  for (int k = 0; k < 2; k++)
+    for (int z = -5; z < 8; z++) {
+      char a[64], b[64];
+      snprintf(a, sizeof a, "text/gpsprune/%s-z%d.png", u[k], z);
+      snprintf(b, sizeof b, "text/gpsprune/%s-z%d.png", u[k], z + 1);
+      sc_image *ia = load(a), *ib = load(b);
+      sc_scale_reading ra, rb;
+      assert_int_equal(sc_scalebar_read(&ra, ia, whole(ia), "gpsprune", NULL), 0);
+      assert_int_equal(sc_scalebar_read(&rb, ib, whole(ib), "gpsprune", NULL), 0);
+      double f, e;
+      assert_int_equal(sc_scale_ratio(&f, &e, &ra, &rb), 0);
+      if (!(fabs(0.5 / f - 1) <= e)) fail_msg("%s -> %s: x%.4f +-%.4f", a, b, f, e);
+      sc_image_free(ia);
+      sc_image_free(ib);
+    }
+}
+
+/* Paint a rectangle of the crop white (GpsPrune's background). */
+static void paint(sc_image *img, int x0, int y0, int w, int h) {
+  for (int y = y0; y < y0 + h; y++)
+    for (int x = x0; x < x0 + w; x++) memset(img->px + (size_t)y * img->stride + (size_t)x * 4, 255, 3);
+}
+
+static void sabotages_name_the_rule(void **st) {
+  (void)st;
+  sc_scale_reading r;
+  /* "20 km" over 261 px: bar from x=19, right tick at 280..281, rows 13..18. */
+  sc_image *img = load("text/gpsprune/ki-z0.png");
+  sc_rect all = whole(img);
+  assert_int_equal(sc_scalebar_read(&r, img, all, "gpsprune", NULL), 0);
+  /* A bar cut by the region. */
+  expect_msg(sc_scalebar_read(&r, img, (sc_rect){0, 0, 200, all.h}, "gpsprune", NULL),
+             SC_EUNREADABLE, "the region cuts the bar");
+  /* The label cut by the region. */
+  expect_msg(sc_scalebar_read(&r, img, (sc_rect){0, 0, 300, all.h}, "gpsprune", NULL),
+             SC_EUNREADABLE, "the region cuts it");
+  /* The wrong profile: JOSM's white ink, ticks through, "0" under the left tick. */
+  int rc = sc_scalebar_read(&r, img, all, "josm", NULL);
+  assert_true(rc == SC_EUNREADABLE || rc == SC_ENOTEXT);
+  /* A label off the series: the same pixels under a profile whose series is 1-5 x 10^n. */
+  size_t len;
+  char *json = sc_test_slurp(sc_test_fixture("../data/scalebars/gpsprune.json"), &len);
+  assert_non_null(json);
+  char *m = strstr(json, "[1, 2, 5]");
+  assert_non_null(m);
+  memcpy(m, "[1, 5   ]", 9);
+  sc_scale_profile *p = NULL;
+  assert_int_equal(sc_scale_profile_parse(&p, json, len, "sabotage.json"), 0);
+  expect_msg(sc_scalebar_read_with(&r, img, all, p, NULL), SC_EUNREADABLE,
+             "20 is not in this profile's series (1-5 x 10^n)");
+  assert_string_equal(r.text, "20 km");
+  assert_true(r.metres_per_px == 0);
+  sc_scale_profile_free(p);
+  free(json);
+  /* The right tick missing (its 5 rows above the bar painted over). */
+  sc_image_free(img);
+  img = load("text/gpsprune/ki-z0.png");
+  paint(img, 280, 12, 2, 6);
+  expect_msg(sc_scalebar_read(&r, img, all, "gpsprune", NULL), SC_EUNREADABLE, "has no right tick");
+  sc_image_free(img);
+  /* The label moved 3 px right of where GpsPrune draws it. */
+  img = load("text/gpsprune/ki-z0.png");
+  for (int y = 0; y < img->height; y++) {
+    uint8_t *row = img->px + (size_t)y * img->stride;
+    memmove(row + 287 * 4, row + 284 * 4, (size_t)(img->width - 287) * 4);
+    memset(row + 284 * 4, 255, 12);
+  }
+  expect_msg(sc_scalebar_read(&r, img, all, "gpsprune", NULL), SC_EUNREADABLE,
+             "9 px from the right tick");
+  sc_image_free(img);
+  /* A unit outside its switching rule: "500 km" under a profile drawing km only up to 100. */
+  img = load("text/gpsprune/ki-z-5.png");
+  json = sc_test_slurp(sc_test_fixture("../data/scalebars/gpsprune.json"), &len);
+  m = strstr(json, "\"max\": 10000");
+  assert_non_null(m);
+  memcpy(m, "\"max\":   100", 12);
+  assert_int_equal(sc_scale_profile_parse(&p, json, len, "sabotage.json"), 0);
+  expect_msg(sc_scalebar_read_with(&r, img, whole(img), p, NULL), SC_EUNREADABLE,
+             "draws km only from 0.005 to 100");
+  sc_scale_profile_free(p);
+  free(json);
+  sc_image_free(img);
+  /* A JOSM crop under the GpsPrune profile: never a value. */
+  img = load("text/josm/m-black-500m.png");
+  rc = sc_scalebar_read(&r, img, whole(img), "gpsprune", NULL);
+  assert_true(rc == SC_EUNREADABLE || rc == SC_ENOTEXT);
+  sc_image_free(img);
+}
+
+/* The JOSM profile says "0" under the left tick: a region that starts after it. */
+static void josm_zero_rule_is_named(void **st) {
+  (void)st;
+  sc_image *img = load("text/josm/m-black-500m.png");
+  sc_scale_reading r;
+  assert_int_equal(sc_scalebar_read(&r, img, whole(img), "josm", NULL), 0);
+  int left = r.bar.x;
+  sc_rect cut = {left - 2, 0, img->width - left + 2, img->height};
+  expect_msg(sc_scalebar_read(&r, img, cut, "josm", NULL), SC_EUNREADABLE,
+             "expects a \"0\" under the left tick");
+  sc_image_free(img);
+}
+
+static void builtins_equal_their_files(void **st) {
+  (void)st;
+  const char *names[] = {"josm", "gpsprune"};
+  for (int i = 0; i < 2; i++) {
+    char rel[96];
+    snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
+    sc_scale_profile *a = NULL, *b = NULL;
+    assert_int_equal(sc_scale_profile_load(&a, names[i]), 0);
+    if (sc_scale_profile_load(&b, sc_test_fixture(rel))) fail_msg("%s: %s", rel, sc_errmsg());
+    assert_string_equal(sc_scale_profile_name(a), names[i]);
+    assert_string_equal(sc_scale_profile_name(b), names[i]);
+    /* Same reading of a crop of each app through both. */
+    sc_image *img = load(i == 0 ? "text/josm/m-black-500m.png" : "text/gpsprune/mi-z3.png");
+    sc_scale_reading ra, rb;
+    assert_int_equal(sc_scalebar_read_with(&ra, img, whole(img), a, NULL), 0);
+    assert_int_equal(sc_scalebar_read_with(&rb, img, whole(img), b, NULL), 0);
+    assert_memory_equal(&ra, &rb, sizeof ra);
+    sc_image_free(img);
+    sc_scale_profile_free(a);
+    sc_scale_profile_free(b);
+  }
+  /* The library's builtin text is the file's (tools/gen-builtin-profiles.py). */
+  size_t len;
+  char *src = sc_test_slurp(sc_test_fixture("../lib/text/scaleprofile_builtin.c"), &len);
+  assert_non_null(src);
+  for (int i = 0; i < 2; i++) {
+    char rel[96];
+    snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
+    size_t flen;
+    char *f = sc_test_slurp(sc_test_fixture(rel), &flen);
+    char *nl = strchr(f, '\n');
+    *nl = '\0';
+    assert_non_null(strstr(src, f)); /* first line at least; the golden rule is the generator */
+    free(f);
+  }
+  free(src);
+}
+
+static void format_errors_have_positions(void **st) {
+  (void)st;
+  static const struct {
+    const char *json, *want;
+  } k[] = {
+      {"{\"stepcheck-scalebar\": 1,\n \"nmae\": \"x\"}", "t.json:2:2: unknown key \"nmae\""},
+      {"{\"stepcheck-scalebar\": 2}", "t.json:1:24: \"stepcheck-scalebar\" must be 1"},
+      {"{\"stepcheck-scalebar\": 1, \"name\": \"x\", \"glyphs\": \"nope\"}",
+       "t.json:1:50: glyph set \"nope\" cannot be loaded"},
+      {"{\"stepcheck-scalebar\": 1, \"name\": \"x\", \"glyphs\": \"josm\",\n"
+       " \"bar\": {\"ticks\": \"sideways\", \"tick_px\": 5}}",
+       "t.json:2:19: \"ticks\" must be one of \"through\", \"up\", \"down\""},
+      {"{\"stepcheck-scalebar\": 1, \"name\": \"x\", \"glyphs\": \"josm\",\n"
+       " \"bar\": {\"ticks\": \"up\", \"tick_px\": 5},\n"
+       " \"label\": {\"at\": \"right\", \"baseline\": 0}, \"number\": \"plain\",\n"
+       " \"series\": {\"mantissas\": [1, 2, 50]}, \"units\": [{\"unit\": \"m\", \"metres\": 1}]}",
+       "t.json:4:33: a mantissa must be a number from 1 to 9.99"},
+      {"{\"stepcheck-scalebar\": 1, \"name\": \"x\", \"glyphs\": \"josm\",\n"
+       " \"bar\": {\"ticks\": \"up\", \"tick_px\": 5},\n"
+       " \"label\": {\"at\": \"right\", \"baseline\": 0}, \"number\": \"plain\",\n"
+       " \"series\": {\"mantissas\": [1, 2, 5]}}",
+       "t.json:1:1: the profile needs \"units\""},
+      {"{\"stepcheck-scalebar\": 1, \"name\": \"x\", \"glyphs\": \"josm\", \"zero\": true,\n"
+       " \"bar\": {\"ticks\": \"up\", \"tick_px\": 5},\n"
+       " \"label\": {\"at\": \"right\", \"baseline\": 0}, \"number\": \"plain\",\n"
+       " \"series\": {\"mantissas\": [1, 2, 5]}, \"units\": [{\"unit\": \"m\", \"metres\": 1, "
+       "\"note\": \"a comment\"}]}",
+       "t.json:1:58: a \"0\" under the left tick goes with a label \"at\": \"under-right-tick\""},
+      {"{\"stepcheck-scalebar\": 1,", "t.json:1:"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    sc_scale_profile *p = (sc_scale_profile *)1;
+    int rc = sc_scale_profile_parse(&p, k[i].json, strlen(k[i].json), "t.json");
+    assert_null(p);
+    expect_msg(rc, SC_EFORMAT, k[i].want);
+  }
+  sc_scale_profile *p = NULL;
+  expect_msg(sc_scale_profile_load(&p, "leaflett"), SC_ENOTFOUND, "builtin: gpsprune, josm");
+  sc_scale_reading r;
+  sc_image *img = load("text/gpsprune/ki-z0.png");
+  expect_msg(sc_scalebar_read(&r, img, whole(img), "/nonexistent/p.json", NULL), SC_EIO,
+             "/nonexistent/p.json");
+  sc_image_free(img);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gpsprune_crops_read_exactly),
+      cmocka_unit_test(gpsprune_zoom_steps_are_exact),
+      cmocka_unit_test(sabotages_name_the_rule),
+      cmocka_unit_test(josm_zero_rule_is_named),
+      cmocka_unit_test(builtins_equal_their_files),
+      cmocka_unit_test(format_errors_have_positions),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
