@@ -42,12 +42,16 @@ SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol);
 /**
  * Load a glyph set.
  * @param name_or_path a builtin name ("josm", the JOSM scale-bar font,
- *        same content as data/glyphs/josm-scalebar.glyphs) or a file path
+ *        same content as data/glyphs/josm-scalebar.glyphs; "gpsprune",
+ *        data/glyphs/gpsprune-scalebar.glyphs) or a file path
  *        (anything containing '/' or ending in ".glyphs").
  * @return 0; SC_ENOTFOUND for an unknown builtin; SC_EIO when the file
  *         cannot be read; SC_EFORMAT with line number in sc_errmsg().
  */
 SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name_or_path);
+
+/** The name of the i-th builtin glyph set (0, 1, ...), NULL past the last. */
+SC_EXTERN const char *sc_glyphset_builtin(size_t i);
 
 /**
  * Parse a glyph set held in memory (the file format of docs/text.md).
@@ -206,6 +210,9 @@ SC_EXTERN int sc_scale_profile_load(sc_scale_profile **out, const char *name_or_
  */
 SC_EXTERN int sc_scale_profile_parse(sc_scale_profile **out, const char *buf, size_t len,
                                      const char *origin);
+
+/** The name of the i-th builtin profile (0, 1, ...), NULL past the last. */
+SC_EXTERN const char *sc_scale_profile_builtin(size_t i);
 
 /** Free a profile (NULL is fine). */
 SC_EXTERN void sc_scale_profile_free(sc_scale_profile *p);

@@ -206,16 +206,25 @@ SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) 
 
 /* --- load / save --------------------------------------------------------- */
 
+static const struct {
+  const char *name, *text;
+  const size_t *len;
+} builtins[] = {{"josm", sc__builtin_josm_glyphs, &sc__builtin_josm_glyphs_len},
+                {"gpsprune", sc__builtin_gpsprune_glyphs, &sc__builtin_gpsprune_glyphs_len}};
+
+SC_EXTERN const char *sc_glyphset_builtin(size_t i) {
+  return i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
+}
+
 SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
   if (!out || !name) return sc__err(SC_EINVAL, "glyphs: NULL argument");
   *out = NULL;
   size_t nl = strlen(name);
   int is_path = strchr(name, '/') || (nl > 7 && strcmp(name + nl - 7, ".glyphs") == 0);
   if (!is_path) {
-    if (strcmp(name, "josm") == 0)
-      return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
-    if (strcmp(name, "gpsprune") == 0)
-      return sc_glyphset_parse(out, sc__builtin_gpsprune_glyphs, sc__builtin_gpsprune_glyphs_len);
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+      if (strcmp(name, builtins[i].name) == 0)
+        return sc_glyphset_parse(out, builtins[i].text, *builtins[i].len);
     return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm, gpsprune)",
                    name);
   }

@@ -425,6 +425,10 @@ SC_EXTERN int sc_scale_profile_load(sc_scale_profile **out, const char *name_or_
   return rc;
 }
 
+SC_EXTERN const char *sc_scale_profile_builtin(size_t i) {
+  return i < sc__builtin_profiles_n ? sc__builtin_profiles[i].name : NULL;
+}
+
 SC_EXTERN void sc_scale_profile_free(sc_scale_profile *p) {
   if (!p) return;
   sc_glyphset_free(p->gs);
