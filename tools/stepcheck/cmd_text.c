@@ -129,15 +129,15 @@ int cmd_read_scale(int argc, char **argv) {
   }
   if (!image)
     return cli_err(EXIT_USAGE,
-                   "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile josm]");
+                   "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]");
   sc_image *img = NULL;
   int code = load_image(&img, image);
   if (code) return code;
   sc_scale_reading rd;
   int rc = sc_scalebar_read(&rd, img, region_or_all(&region, img), profile, NULL);
-  /* SC_ENOTFOUND (unknown profile) and SC_EIO (its glyph file does not
-   * load) come only from the profile: configuration, exit 2 */
-  if (rc == SC_ENOTFOUND || rc == SC_EIO)
+  /* SC_ENOTFOUND (unknown profile), SC_EIO and SC_EFORMAT (its file or its
+   * glyph file does not load) come only from the profile: configuration, exit 2 */
+  if (rc == SC_ENOTFOUND || rc == SC_EIO || rc == SC_EFORMAT)
     code = cli_input_err(rc, "read-scale --profile");
   else if (rc < 0)
     code = cli_lib_err(rc, "read-scale");

@@ -29,7 +29,7 @@ static const char k_usage[] =
     "                       learn glyphs from a labelled crop into a glyph set\n"
     "  ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
     "                       read text with a glyph set\n"
-    "  read-scale IMAGE [--region x,y,w,h] [--profile josm]\n"
+    "  read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]\n"
     "                       read a scale bar: text, bar length, metres per pixel\n"
     "  --version, --help, COMMAND --help\n"
     "\n"
