@@ -50,6 +50,21 @@ SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol);
  */
 SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name_or_path);
 
+/** Most masks one glyph name may have in a set (sc_glyphset_set_variants). */
+#define SC_GLYPH_MAX_VARIANTS 16
+
+/**
+ * Let each glyph name have up to `max` masks (default 1). For anti-aliased
+ * text drawn at fractional positions (a browser's), where one character
+ * thresholds to a few slightly different masks: learning then keeps a
+ * differing sample as another variant instead of refusing it, and reading
+ * takes whichever variant fits (confidence is still against the best glyph
+ * of another name). Saved as a "variants N" line.
+ * @return 0; SC_EINVAL for max outside 1..SC_GLYPH_MAX_VARIANTS or below a
+ *         count the set already holds.
+ */
+SC_EXTERN int sc_glyphset_set_variants(sc_glyphset *gs, int max);
+
 /** The name of the i-th builtin glyph set (0, 1, ...), NULL past the last. */
 SC_EXTERN const char *sc_glyphset_builtin(size_t i);
 

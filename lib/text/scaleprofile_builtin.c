@@ -41,5 +41,35 @@ const sc__builtin_profile sc__builtin_profiles[] = {
      "    {\"unit\": \"NM\", \"metres\": 1852}\n"
      "  ]\n"
      "}\n"},
+    {"leaflet",
+     "{\n"
+     "  \"stepcheck-scalebar\": 1,\n"
+     "  \"name\": \"leaflet\",\n"
+     "  \"note\": \"Leaflet 1.9.4 L.control.scale, the metric box (src/control/Control.Scale.js, dist/leaflet.css): a box with a 2 px #777 border and no top, so a 2-row line with 2-px end ticks 16 px up; its width Math.round(maxWidth * metres / maxMetres) including the borders (border-box), the label inside, left-aligned after 5 px padding; 1-2-3-5 x 10^n (_getRoundNum, 1 m at least); m below 1000 m, km from there\",\n"
+     "  \"glyphs\": \"leaflet\",\n"
+     "  \"bar\": {\"ink\": \"777777\", \"tolerance\": 16, \"ticks\": \"up\", \"tick_px\": 16, \"tick_width\": 2, \"thickness\": 2, \"offset\": -2, \"rounding\": \"nearest\"},\n"
+     "  \"label\": {\"at\": \"inside\", \"baseline\": -3, \"dx\": 8, \"slack\": 1, \"max_gap\": 8},\n"
+     "  \"number\": \"plain\",\n"
+     "  \"series\": {\"mantissas\": [1, 2, 3, 5]},\n"
+     "  \"units\": [\n"
+     "    {\"unit\": \"m\", \"metres\": 1, \"min\": 1, \"max\": 500},\n"
+     "    {\"unit\": \"km\", \"metres\": 1000, \"min\": 1}\n"
+     "  ]\n"
+     "}\n"},
+    {"leaflet-imperial",
+     "{\n"
+     "  \"stepcheck-scalebar\": 1,\n"
+     "  \"name\": \"leaflet-imperial\",\n"
+     "  \"note\": \"Leaflet 1.9.4 L.control.scale, the imperial box under the metric one: its 2 px #777 top border shares the metric box's bottom line, its sides are end ticks 16 px down, the label inside below the line; feet = metres * 3.2808399, miles above 5280 ft; 1-2-3-5 x 10^n\",\n"
+     "  \"glyphs\": \"leaflet\",\n"
+     "  \"bar\": {\"ink\": \"777777\", \"tolerance\": 16, \"ticks\": \"down\", \"tick_px\": 16, \"tick_width\": 2, \"thickness\": 2, \"offset\": -2, \"rounding\": \"nearest\"},\n"
+     "  \"label\": {\"at\": \"inside\", \"baseline\": 15, \"dx\": 8, \"slack\": 1, \"max_gap\": 8},\n"
+     "  \"number\": \"plain\",\n"
+     "  \"series\": {\"mantissas\": [1, 2, 3, 5]},\n"
+     "  \"units\": [\n"
+     "    {\"unit\": \"ft\", \"metres\": 0.30480000000000, \"min\": 1, \"max\": 5000},\n"
+     "    {\"unit\": \"mi\", \"metres\": 1609.344, \"min\": 1}\n"
+     "  ]\n"
+     "}\n"},
 };
 const size_t sc__builtin_profiles_n = sizeof sc__builtin_profiles / sizeof sc__builtin_profiles[0];

@@ -27,6 +27,7 @@ struct sc_glyphset {
   int space_px;   /* a gap this wide or wider is a word space; 0 = never */
   int gap_max;    /* widest gap seen inside a word while learning, -1 = none */
   int space_min;  /* narrowest word gap seen while learning, -1 = none */
+  int variants;   /* masks one glyph name may have (anti-aliased text); 1 = one */
   sc__glyph *g;
   size_t n, cap;
   int max_w;
@@ -56,6 +57,10 @@ const sc__glyph *sc__glyph_find(const sc_glyphset *gs, const char *name);
 int sc__glyph_name_ok(const char *name);
 /* Append a glyph; takes ownership of cols (freed on failure too). */
 int sc__glyphset_add(sc_glyphset *gs, const char *name, int w, int h, int top, sc__col *cols);
+/* Glyphs of that name (its variants). */
+int sc__glyph_count(const sc_glyphset *gs, const char *name);
+/* A glyph of that name with exactly these columns, or NULL. */
+const sc__glyph *sc__glyph_same(const sc_glyphset *gs, const char *name, int w, const sc__col *cols);
 /* Recompute space_px from gap_max and space_min. */
 void sc__glyphset_update_space(sc_glyphset *gs);
 
@@ -64,6 +69,8 @@ extern const char sc__builtin_josm_glyphs[];
 extern const size_t sc__builtin_josm_glyphs_len;
 extern const char sc__builtin_gpsprune_glyphs[];
 extern const size_t sc__builtin_gpsprune_glyphs_len;
+extern const char sc__builtin_leaflet_glyphs[];
+extern const size_t sc__builtin_leaflet_glyphs_len;
 
 /* Versioned options (core/opts.h). */
 SC__OPTS_DECLARE(text_options);

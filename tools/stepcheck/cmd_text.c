@@ -19,8 +19,9 @@ int cmd_glyphs(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "learn") != 0)
     return cli_err(EXIT_USAGE,
                    "usage: stepcheck glyphs learn --text TEXT IMAGE --region x,y,w,h "
-                   "[--ink RRGGBB] [--tol N] -o SET");
+                   "[--ink RRGGBB] [--tol N] [--variants N] -o SET");
   const char *text = NULL, *image = NULL, *out = NULL, *v;
+  int variants = 0;
   sc_rect region = {0, 0, 0, 0};
   uint32_t ink = 0xffffff;
   int tol = 40;
@@ -35,6 +36,10 @@ int cmd_glyphs(int argc, char **argv) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_rgb(&ink, a, v) < 0) return EXIT_USAGE;
     } else if (!strcmp(a, "--tol")) {
       if (!(v = cli_value(argc, argv, &i)) || cli_parse_int(&tol, a, v, 0, 255) < 0)
+        return EXIT_USAGE;
+    } else if (!strcmp(a, "--variants")) {
+      if (!(v = cli_value(argc, argv, &i)) ||
+          cli_parse_int(&variants, a, v, 1, SC_GLYPH_MAX_VARIANTS) < 0)
         return EXIT_USAGE;
     } else if (!strcmp(a, "-o")) {
       if (!(out = cli_value(argc, argv, &i))) return EXIT_USAGE;
@@ -60,6 +65,7 @@ int cmd_glyphs(int argc, char **argv) {
   } else {
     rc = sc_glyphset_new(&gs, ink, tol);
   }
+  if (rc == 0 && variants) rc = sc_glyphset_set_variants(gs, variants);
   if (rc == 0) rc = sc_glyphset_learn(gs, img, region_or_all(&region, img), text);
   if (rc == 0) rc = sc_glyphset_save(gs, out);
   if (rc < 0 && !code)

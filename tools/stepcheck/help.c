@@ -130,7 +130,9 @@ static const help_page k_pages[] = {
      "(created, or extended when it exists).\n"
      "\n"
      "  --ink RRGGBB           the text colour (default ffffff)\n"
-     "  --tol N                colour tolerance 0..255\n"},
+     "  --tol N                colour tolerance 0..255\n"
+     "  --variants N           keep up to N masks per glyph (anti-aliased text\n"
+     "                         at fractional positions, e.g. a browser's)\n"},
     {"ocr",
      "usage: stepcheck ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
      "\n"

@@ -67,6 +67,56 @@ static void gpsprune_crops_read_exactly(void **st) {
   sc_scale_profile_free(p);
 }
 
+/* Leaflet's scale control in headless Chromium: the metric box (profile
+ * leaflet) and the imperial box under it (leaflet-imperial) of every crop,
+ * against Leaflet's own maths; lat60-* were not used to learn the glyphs.
+ * One crop is refused, never misread: at lat 60, zoom 2 "1000 km" is wider
+ * than its 52 px box and Leaflet draws the "m" across the right border. */
+static void leaflet_crops_read_exactly(void **st) {
+  (void)st;
+  size_t len;
+  char *tsv = sc_test_slurp(sc_test_fixture("text/leaflet/labels.tsv"), &len);
+  assert_non_null(tsv);
+  int n = 0, held_out = 0, refused = 0;
+  for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
+    if (line[0] == '#') continue;
+    char file[64], m[2][16], mu[2][8], learned[8];
+    int bar[2];
+    double mpp;
+    if (sscanf(line, "%63s %15s %7s %d %lf %15s %7s %d %7s", file, m[0], mu[0], &bar[0], &mpp, m[1],
+               mu[1], &bar[1], learned) != 9)
+      fail_msg("bad line %s", line);
+    char rel[128];
+    snprintf(rel, sizeof rel, "text/leaflet/%s", file);
+    sc_image *img = load(rel);
+    for (int k = 0; k < 2; k++) {
+      sc_scale_reading r;
+      char text[32];
+      snprintf(text, sizeof text, "%s %s", m[k], mu[k]);
+      int rc = sc_scalebar_read(&r, img, whole(img), k ? "leaflet-imperial" : "leaflet", NULL);
+      if (k == 0 && !strcmp(file, "lat60-z2.png")) {
+        expect_msg(rc, SC_EUNREADABLE, "has no right tick");
+        refused++;
+        continue;
+      }
+      if (rc) fail_msg("%s %d: %s", file, k, sc_errmsg());
+      if (strcmp(r.text, text)) fail_msg("%s: read \"%s\", want \"%s\"", file, r.text, text);
+      if (r.bar_px != bar[k]) fail_msg("%s: bar %d px, want %d", file, r.bar_px, bar[k]);
+      if (!(fabs(r.metres_per_px / mpp - 1) <= r.rel_err))
+        fail_msg("%s: %.6g m/px, Leaflet's %.6g, beyond the bound %.4f", file, r.metres_per_px,
+                 mpp, r.rel_err);
+      assert_true(fabs(r.rel_err - 0.5 / (bar[k] - 0.5)) < 1e-12);
+      n++;
+      held_out += strcmp(learned, "no") == 0;
+    }
+    sc_image_free(img);
+  }
+  free(tsv);
+  assert_int_equal(n, 51);
+  assert_int_equal(held_out, 17);
+  assert_int_equal(refused, 1);
+}
+
 /* Zoom chains one GpsPrune zoom step apart (x2): each ratio holds 0.5 within its bound. */
 static void gpsprune_zoom_steps_are_exact(void **st) {
   (void)st;
@@ -175,8 +225,10 @@ static void josm_zero_rule_is_named(void **st) {
 
 static void builtins_equal_their_files(void **st) {
   (void)st;
-  const char *names[] = {"josm", "gpsprune"};
-  for (int i = 0; i < 2; i++) {
+  const char *names[] = {"josm", "gpsprune", "leaflet", "leaflet-imperial"};
+  const char *crops[] = {"text/josm/m-black-500m.png", "text/gpsprune/mi-z3.png",
+                         "text/leaflet/lat48-z13.png", "text/leaflet/lat48-z13.png"};
+  for (int i = 0; i < 4; i++) {
     char rel[96];
     snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
     sc_scale_profile *a = NULL, *b = NULL;
@@ -185,7 +237,7 @@ static void builtins_equal_their_files(void **st) {
     assert_string_equal(sc_scale_profile_name(a), names[i]);
     assert_string_equal(sc_scale_profile_name(b), names[i]);
     /* Same reading of a crop of each app through both. */
-    sc_image *img = load(i == 0 ? "text/josm/m-black-500m.png" : "text/gpsprune/mi-z3.png");
+    sc_image *img = load(crops[i]);
     sc_scale_reading ra, rb;
     assert_int_equal(sc_scalebar_read_with(&ra, img, whole(img), a, NULL), 0);
     assert_int_equal(sc_scalebar_read_with(&rb, img, whole(img), b, NULL), 0);
@@ -198,7 +250,7 @@ static void builtins_equal_their_files(void **st) {
   size_t len;
   char *src = sc_test_slurp(sc_test_fixture("../lib/text/scaleprofile_builtin.c"), &len);
   assert_non_null(src);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 4; i++) {
     char rel[96];
     snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
     size_t flen;
@@ -248,7 +300,7 @@ static void format_errors_have_positions(void **st) {
     expect_msg(rc, SC_EFORMAT, k[i].want);
   }
   sc_scale_profile *p = NULL;
-  expect_msg(sc_scale_profile_load(&p, "leaflett"), SC_ENOTFOUND, "builtin: gpsprune, josm");
+  expect_msg(sc_scale_profile_load(&p, "leaflett"), SC_ENOTFOUND, "builtin: gpsprune, josm, leaflet, leaflet-imperial");
   sc_scale_reading r;
   sc_image *img = load("text/gpsprune/ki-z0.png");
   expect_msg(sc_scalebar_read(&r, img, whole(img), "/nonexistent/p.json", NULL), SC_EIO,
@@ -260,6 +312,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gpsprune_crops_read_exactly),
       cmocka_unit_test(gpsprune_zoom_steps_are_exact),
+      cmocka_unit_test(leaflet_crops_read_exactly),
       cmocka_unit_test(sabotages_name_the_rule),
       cmocka_unit_test(josm_zero_rule_is_named),
       cmocka_unit_test(builtins_equal_their_files),
