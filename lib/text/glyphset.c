@@ -242,7 +242,8 @@ static const struct {
   const size_t *len;
 } builtins[] = {{"josm", sc__builtin_josm_glyphs, &sc__builtin_josm_glyphs_len},
                 {"gpsprune", sc__builtin_gpsprune_glyphs, &sc__builtin_gpsprune_glyphs_len},
-                {"leaflet", sc__builtin_leaflet_glyphs, &sc__builtin_leaflet_glyphs_len}};
+                {"leaflet", sc__builtin_leaflet_glyphs, &sc__builtin_leaflet_glyphs_len},
+                {"openlayers", sc__builtin_openlayers_glyphs, &sc__builtin_openlayers_glyphs_len}};
 
 SC_EXTERN const char *sc_glyphset_builtin(size_t i) {
   return i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
@@ -257,7 +258,7 @@ SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
       if (strcmp(name, builtins[i].name) == 0)
         return sc_glyphset_parse(out, builtins[i].text, *builtins[i].len);
-    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm, gpsprune, leaflet)",
+    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm, gpsprune, leaflet, openlayers)",
                    name);
   }
   char *buf;

@@ -395,6 +395,14 @@ static int place_beside(sb *s) {
                    "%s (read \"%s\")", s->right - s->left, where, line.text);
   s->lx0 = w[a].x0;
   s->lx1 = w[j].x1;
+  if (p->centred) {
+    int want2 = 2 * s->region.x + s->left + s->right + p->tick_w, got2 = s->lx0 + s->lx1;
+    if (abs(got2 - want2) > 2 * p->slack)
+      return sc__err(SC_EUNREADABLE, "scalebar: label \"%s...\" is centred %.1f px from the "
+                     "bar's middle; this profile (%s) centres it inside the bar (+-%d)", w[a].s,
+                     (got2 - want2) / 2.0, p->name, p->slack);
+    return 0;
+  }
   int want = s->region.x + (inside ? s->left : s->right) + p->dx;
   if (abs(s->lx0 - want) > p->slack)
     return sc__err(SC_EUNREADABLE, "scalebar: label \"%s...\" starts at x=%d; this profile (%s) "

@@ -151,7 +151,8 @@ static const char *const TOP_KEYS[] = {"stepcheck-scalebar", "name", "glyphs", "
                                        "label", "number", "series", "units", "less_than", NULL};
 static const char *const BAR_KEYS[] = {"ink", "tolerance", "ticks", "tick_px", "tick_width",
                                        "thickness", "offset", "rounding", NULL};
-static const char *const LABEL_KEYS[] = {"at", "baseline", "dx", "slack", "max_gap", NULL};
+static const char *const LABEL_KEYS[] = {"at", "align", "baseline", "dx", "slack", "max_gap", NULL};
+static const char *const ALIGN[] = {"start", "centre", NULL};
 static const char *const SERIES_KEYS[] = {"mantissas", "of", NULL};
 static const char *const UNIT_KEYS[] = {"unit", "metres", "min", "max", NULL};
 static const char *const TICKS[] = {"through", "up", "down", NULL};
@@ -267,6 +268,7 @@ static int load_label(pctx *c, sc_scale_profile *p, json_t *l) {
   } else if (!known_keys(c, l, LABEL_KEYS, "\"label\"")) {
     get_enum(c, l, "at", AT, 1, &p->at, "\"label\"");
     get_int(c, l, "baseline", -60, 60, 1, &p->baseline, "\"label\"");
+    get_enum(c, l, "align", ALIGN, 0, &p->centred, "\"label\"");
     get_int(c, l, "dx", -20, 200, 0, &p->dx, "\"label\"");
     get_int(c, l, "slack", 0, 10, 0, &p->slack, "\"label\"");
     get_int(c, l, "max_gap", 1, 40, 0, &p->max_gap, "\"label\"");
@@ -335,6 +337,12 @@ static int load_root(pctx *c, sc_scale_profile *p, json_t *root) {
   if (get_enum(c, root, "number", NUMBER, 1, &p->number, "the profile")) return -1;
   if (!(v = member(c, root, "series", 1, "the profile")) || load_series(c, p, v)) return -1;
   if (!(v = member(c, root, "units", 1, "the profile")) || load_units(c, p, v)) return -1;
+  if (p->centred && p->at != SC__LABEL_INSIDE) {
+    o = enter(c, "label");
+    problem(c, 0, "\"align\": \"centre\" is for a label \"at\": \"inside\" the bar");
+    leave(c, o);
+    return -1;
+  }
   if (p->zero && p->at != SC__LABEL_UNDER_RIGHT_TICK) {
     o = enter(c, "zero");
     problem(c, 1, "a \"0\" under the left tick goes with a label \"at\": \"under-right-tick\"");

@@ -71,5 +71,23 @@ const sc__builtin_profile sc__builtin_profiles[] = {
      "    {\"unit\": \"mi\", \"metres\": 1609.344, \"min\": 1}\n"
      "  ]\n"
      "}\n"},
+    {"openlayers",
+     "{\n"
+     "  \"stepcheck-scalebar\": 1,\n"
+     "  \"name\": \"openlayers\",\n"
+     "  \"note\": \"OpenLayers 10.11 ol/control/ScaleLine, line mode (control/ScaleLine.js updateElement_, ol.css): a box with a 1 px #666 border and no top (a 1-row line with 1-px end ticks 14 px up), its content width Math.round(count / pointResolution) px, so the ticks are width + 1 apart; the label centred inside; count = 1, 2 or 5 x 10^n (LEADING_DIGITS), at least minWidth 64 px, as count.toFixed(decimals); units by the nominal count: m below 1000 m, km from there; in below 0.9144 m, ft below 1609.344 m, mi from there\",\n"
+     "  \"glyphs\": \"openlayers\",\n"
+     "  \"bar\": {\"ink\": \"666666\", \"tolerance\": 16, \"ticks\": \"up\", \"tick_px\": 14, \"tick_width\": 1, \"thickness\": 1, \"offset\": 1, \"rounding\": \"nearest\"},\n"
+     "  \"label\": {\"at\": \"inside\", \"align\": \"centre\", \"baseline\": -3, \"slack\": 2, \"max_gap\": 8},\n"
+     "  \"number\": \"plain\",\n"
+     "  \"series\": {\"mantissas\": [1, 2, 5]},\n"
+     "  \"units\": [\n"
+     "    {\"unit\": \"m\", \"metres\": 1, \"min\": 1, \"max\": 1000},\n"
+     "    {\"unit\": \"km\", \"metres\": 1000, \"min\": 1},\n"
+     "    {\"unit\": \"in\", \"metres\": 0.0254, \"max\": 50},\n"
+     "    {\"unit\": \"ft\", \"metres\": 0.3048, \"min\": 1, \"max\": 10000},\n"
+     "    {\"unit\": \"mi\", \"metres\": 1609.344, \"min\": 1}\n"
+     "  ]\n"
+     "}\n"},
 };
 const size_t sc__builtin_profiles_n = sizeof sc__builtin_profiles / sizeof sc__builtin_profiles[0];

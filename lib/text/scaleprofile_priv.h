@@ -34,7 +34,8 @@ struct sc_scale_profile {
   int at;               /* SC__LABEL_* */
   int baseline;         /* label baseline, rows below the bar's top row */
   int dx;               /* label start, px right of the right tick ("right") or the left tick ("inside") */
-  int slack;            /* px the label's start may be off dx */
+  int centred;          /* "inside": centred between the end ticks, not dx from the left one */
+  int slack;            /* px the label's start (or centre) may be off */
   int max_gap;          /* widest gap between the label's words */
   int number;           /* SC__NUMBER_* */
   double mant[SC__PROFILE_MAX_MANTISSAS];

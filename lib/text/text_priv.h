@@ -71,6 +71,8 @@ extern const char sc__builtin_gpsprune_glyphs[];
 extern const size_t sc__builtin_gpsprune_glyphs_len;
 extern const char sc__builtin_leaflet_glyphs[];
 extern const size_t sc__builtin_leaflet_glyphs_len;
+extern const char sc__builtin_openlayers_glyphs[];
+extern const size_t sc__builtin_openlayers_glyphs_len;
 
 /* Versioned options (core/opts.h). */
 SC__OPTS_DECLARE(text_options);

@@ -117,6 +117,83 @@ static void leaflet_crops_read_exactly(void **st) {
   assert_int_equal(refused, 1);
 }
 
+/* OpenLayers' ScaleLine (line mode) in headless Chromium, metric and
+ * imperial, against ScaleLine's own point resolution; lat60-* held out. */
+static void openlayers_crops_read_exactly(void **st) {
+  (void)st;
+  size_t len;
+  char *tsv = sc_test_slurp(sc_test_fixture("text/openlayers/labels.tsv"), &len);
+  assert_non_null(tsv);
+  int n = 0, held_out = 0, imperial = 0;
+  for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
+    if (line[0] == '#') continue;
+    char file[64], num[16], unit[8], learned[8];
+    int bar;
+    double mpp;
+    if (sscanf(line, "%63s %15s %7s %d %lf %7s", file, num, unit, &bar, &mpp, learned) != 6)
+      fail_msg("bad line %s", line);
+    char rel[128], text[32];
+    snprintf(rel, sizeof rel, "text/openlayers/%s", file);
+    snprintf(text, sizeof text, "%s %s", num, unit);
+    sc_image *img = load(rel);
+    sc_scale_reading r;
+    if (sc_scalebar_read(&r, img, whole(img), "openlayers", NULL)) fail_msg("%s: %s", file, sc_errmsg());
+    if (strcmp(r.text, text)) fail_msg("%s: read \"%s\", want \"%s\"", file, r.text, text);
+    if (r.bar_px != bar) fail_msg("%s: bar %d px, want %d", file, r.bar_px, bar);
+    if (!(fabs(r.metres_per_px / mpp - 1) <= r.rel_err))
+      fail_msg("%s: %.6g m/px, ScaleLine's %.6g, beyond the bound %.4f", file, r.metres_per_px, mpp,
+               r.rel_err);
+    /* Neither Leaflet profile reads an OpenLayers bar (other ink, other ticks). */
+    int rc = sc_scalebar_read(&r, img, whole(img), "leaflet", NULL);
+    assert_true(rc == SC_EUNREADABLE || rc == SC_ENOTEXT);
+    sc_image_free(img);
+    n++;
+    held_out += strcmp(learned, "no") == 0;
+    imperial += file[0] == 'i';
+  }
+  free(tsv);
+  assert_int_equal(n, 52);
+  assert_int_equal(held_out, 18);
+  assert_int_equal(imperial, 26);
+}
+
+static void web_sabotages_name_the_rule(void **st) {
+  (void)st;
+  sc_scale_reading r;
+  /* "500 km" over 155 px: a region 160 px wide cuts the line. */
+  sc_image *img = load("text/openlayers/m-lat48-z5.png");
+  assert_int_equal(sc_scalebar_read(&r, img, whole(img), "openlayers", NULL), 0);
+  expect_msg(sc_scalebar_read(&r, img, (sc_rect){0, 0, 160, img->height}, "openlayers", NULL),
+             SC_EUNREADABLE, "the region cuts the bar");
+  sc_image_free(img);
+  /* "10 km" over 99 px (ticks at x=11 and 111, rows 14..28): the right tick
+   * painted over with the box's background. */
+  img = load("text/openlayers/m-lat48-z10.png");
+  for (int y = 14; y < 28; y++) {
+    uint8_t *px = img->px + (size_t)y * img->stride + 111 * 4;
+    memcpy(px, px - 4, 4);
+  }
+  expect_msg(sc_scalebar_read(&r, img, whole(img), "openlayers", NULL), SC_EUNREADABLE,
+             "has no right tick");
+  sc_image_free(img);
+  /* A Leaflet crop under the OpenLayers profile, and "10 km" off a 1-5 series. */
+  img = load("text/leaflet/lat48-z10.png");
+  int rc = sc_scalebar_read(&r, img, whole(img), "openlayers", NULL);
+  assert_true(rc == SC_EUNREADABLE || rc == SC_ENOTEXT);
+  size_t len;
+  char *json = sc_test_slurp(sc_test_fixture("../data/scalebars/leaflet.json"), &len);
+  char *m = strstr(json, "[1, 2, 3, 5]");
+  assert_non_null(m);
+  memcpy(m, "[2, 3, 5   ]", 12);
+  sc_scale_profile *p = NULL;
+  assert_int_equal(sc_scale_profile_parse(&p, json, len, "sabotage.json"), 0);
+  expect_msg(sc_scalebar_read_with(&r, img, whole(img), p, NULL), SC_EUNREADABLE,
+             "10 is not in this profile's series (2-3-5 x 10^n)");
+  sc_scale_profile_free(p);
+  free(json);
+  sc_image_free(img);
+}
+
 /* Zoom chains one GpsPrune zoom step apart (x2): each ratio holds 0.5 within its bound. */
 static void gpsprune_zoom_steps_are_exact(void **st) {
   (void)st;
@@ -225,10 +302,11 @@ static void josm_zero_rule_is_named(void **st) {
 
 static void builtins_equal_their_files(void **st) {
   (void)st;
-  const char *names[] = {"josm", "gpsprune", "leaflet", "leaflet-imperial"};
+  const char *names[] = {"josm", "gpsprune", "leaflet", "leaflet-imperial", "openlayers"};
   const char *crops[] = {"text/josm/m-black-500m.png", "text/gpsprune/mi-z3.png",
-                         "text/leaflet/lat48-z13.png", "text/leaflet/lat48-z13.png"};
-  for (int i = 0; i < 4; i++) {
+                         "text/leaflet/lat48-z13.png", "text/leaflet/lat48-z13.png",
+                         "text/openlayers/i-lat60-z12.png"};
+  for (int i = 0; i < 5; i++) {
     char rel[96];
     snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
     sc_scale_profile *a = NULL, *b = NULL;
@@ -250,7 +328,7 @@ static void builtins_equal_their_files(void **st) {
   size_t len;
   char *src = sc_test_slurp(sc_test_fixture("../lib/text/scaleprofile_builtin.c"), &len);
   assert_non_null(src);
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     char rel[96];
     snprintf(rel, sizeof rel, "../data/scalebars/%s.json", names[i]);
     size_t flen;
@@ -300,7 +378,7 @@ static void format_errors_have_positions(void **st) {
     expect_msg(rc, SC_EFORMAT, k[i].want);
   }
   sc_scale_profile *p = NULL;
-  expect_msg(sc_scale_profile_load(&p, "leaflett"), SC_ENOTFOUND, "builtin: gpsprune, josm, leaflet, leaflet-imperial");
+  expect_msg(sc_scale_profile_load(&p, "leaflett"), SC_ENOTFOUND, "builtin: gpsprune, josm, leaflet, leaflet-imperial, openlayers");
   sc_scale_reading r;
   sc_image *img = load("text/gpsprune/ki-z0.png");
   expect_msg(sc_scalebar_read(&r, img, whole(img), "/nonexistent/p.json", NULL), SC_EIO,
@@ -313,6 +391,8 @@ int main(void) {
       cmocka_unit_test(gpsprune_crops_read_exactly),
       cmocka_unit_test(gpsprune_zoom_steps_are_exact),
       cmocka_unit_test(leaflet_crops_read_exactly),
+      cmocka_unit_test(openlayers_crops_read_exactly),
+      cmocka_unit_test(web_sabotages_name_the_rule),
       cmocka_unit_test(sabotages_name_the_rule),
       cmocka_unit_test(josm_zero_rule_is_named),
       cmocka_unit_test(builtins_equal_their_files),
