@@ -522,6 +522,9 @@ static int label_rows(sb *s) {
     s->y1 = s->baseline + desc + 1;
     if (s->y0 < 0) s->y0 = 0;
   }
+  /* A profile may start the label's rows lower, clear of ticks that reach
+   * down beside it (OpenLayers' bar: its division markers). */
+  if (p->top && s->baseline - p->top > s->y0) s->y0 = s->baseline - p->top;
   if (s->y1 > s->ink.h)
     return sc__err(SC_EUNREADABLE, "scalebar: bar at row %d but the label is cut off below",
                    s->region.y + s->by);

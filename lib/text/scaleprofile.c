@@ -151,7 +151,8 @@ static const char *const TOP_KEYS[] = {"stepcheck-scalebar", "name", "glyphs", "
                                        "label", "number", "series", "units", "less_than", NULL};
 static const char *const BAR_KEYS[] = {"ink", "tolerance", "ticks", "tick_px", "tick_width",
                                        "thickness", "offset", "rounding", NULL};
-static const char *const LABEL_KEYS[] = {"at", "align", "baseline", "dx", "slack", "max_gap", NULL};
+static const char *const LABEL_KEYS[] = {"at",    "align", "baseline", "top",
+                                         "dx",    "slack", "max_gap",  NULL};
 static const char *const ALIGN[] = {"start", "centre", NULL};
 static const char *const SERIES_KEYS[] = {"mantissas", "of", NULL};
 static const char *const UNIT_KEYS[] = {"unit", "metres", "min", "max", NULL};
@@ -269,6 +270,7 @@ static int load_label(pctx *c, sc_scale_profile *p, json_t *l) {
     get_enum(c, l, "at", AT, 1, &p->at, "\"label\"");
     get_int(c, l, "baseline", -60, 60, 1, &p->baseline, "\"label\"");
     get_enum(c, l, "align", ALIGN, 0, &p->centred, "\"label\"");
+    get_int(c, l, "top", 1, 60, 0, &p->top, "\"label\"");
     get_int(c, l, "dx", -20, 200, 0, &p->dx, "\"label\"");
     get_int(c, l, "slack", 0, 10, 0, &p->slack, "\"label\"");
     get_int(c, l, "max_gap", 1, 40, 0, &p->max_gap, "\"label\"");

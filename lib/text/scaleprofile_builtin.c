@@ -89,5 +89,24 @@ const sc__builtin_profile sc__builtin_profiles[] = {
      "    {\"unit\": \"mi\", \"metres\": 1609.344, \"min\": 1}\n"
      "  ]\n"
      "}\n"},
+    {"openlayers-bar",
+     "{\n"
+     "  \"stepcheck-scalebar\": 1,\n"
+     "  \"name\": \"openlayers-bar\",\n"
+     "  \"note\": \"OpenLayers 10.11 ol/control/ScaleLine with bar: true, steps 4 (createScaleBar, createMarker, createStepText; ol.css): a 10 px box of 4 segments alternating white and #666 in #333 1 px borders, the box Math.round(count / pointResolution) px wide (border-box: end ticks width - 1 apart), a 1 px marker at each division reaching 5 px below it (the first 8), a 0 under the first marker, count / 2 under the middle one, count with its unit centred under the last; the bar is found by its top border with the box sides and the end markers as ticks 10 px down; count and units as in line mode\",\n"
+     "  \"glyphs\": \"openlayers\",\n"
+     "  \"bar\": {\"ink\": \"333333\", \"tolerance\": 16, \"ticks\": \"down\", \"tick_px\": 10, \"tick_width\": 1, \"thickness\": 1, \"offset\": -1, \"rounding\": \"nearest\"},\n"
+     "  \"zero\": true,\n"
+     "  \"label\": {\"at\": \"under-right-tick\", \"baseline\": 27, \"top\": 9, \"max_gap\": 8},\n"
+     "  \"number\": \"plain\",\n"
+     "  \"series\": {\"mantissas\": [1, 2, 5]},\n"
+     "  \"units\": [\n"
+     "    {\"unit\": \"m\", \"metres\": 1, \"min\": 1, \"max\": 1000},\n"
+     "    {\"unit\": \"km\", \"metres\": 1000, \"min\": 1},\n"
+     "    {\"unit\": \"in\", \"metres\": 0.0254, \"max\": 50},\n"
+     "    {\"unit\": \"ft\", \"metres\": 0.3048, \"min\": 1, \"max\": 10000},\n"
+     "    {\"unit\": \"mi\", \"metres\": 1609.344, \"min\": 1}\n"
+     "  ]\n"
+     "}\n"},
 };
 const size_t sc__builtin_profiles_n = sizeof sc__builtin_profiles / sizeof sc__builtin_profiles[0];

@@ -33,6 +33,7 @@ struct sc_scale_profile {
   int zero;             /* a "0" centred under the left tick */
   int at;               /* SC__LABEL_* */
   int baseline;         /* label baseline, rows below the bar's top row */
+  int top;              /* label rows start this far above the baseline; 0: the default */
   int dx;               /* label start, px right of the right tick ("right") or the left tick ("inside") */
   int centred;          /* "inside": centred between the end ticks, not dx from the left one */
   int slack;            /* px the label's start (or centre) may be off */
