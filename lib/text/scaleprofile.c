@@ -371,7 +371,9 @@ static int parse(sc_scale_profile **out, const char *buf, size_t len, const char
   }
   json_error_t je;
   json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root) {
+  if (!root && (json_error_code(&je) == json_error_out_of_memory || je.text[0] == '\0')) {
+    rc = sc__err(SC_ENOMEM, "scale profile: out of memory");
+  } else if (!root) {
     rc = sc__err(SC_EFORMAT, "%s:%d:%d: %s", origin, je.line, je.column, je.text);
   } else {
     rc = load_root(&c, p, root);

@@ -443,6 +443,30 @@ static void format_errors_have_positions(void **st) {
   sc_image_free(img);
 }
 
+/* Every allocation of loading each builtin fails in turn: SC_ENOMEM, no leak. */
+static void allocation_failures(void **st) {
+  (void)st;
+  sc_test_alloc_install();
+  long base = sc_test_alloc_live();
+  const char *b;
+  int names = 0;
+  for (size_t i = 0; (b = sc_scale_profile_builtin(i)); i++, names++)
+    for (long n = 0;; n++) {
+      sc_scale_profile *p = NULL;
+      sc_test_alloc_fail_after(n);
+      int rc = sc_scale_profile_load(&p, b);
+      sc_test_alloc_fail_after(-1);
+      if (rc == 0) {
+        sc_scale_profile_free(p);
+        break;
+      }
+      if (rc != SC_ENOMEM) fail_msg("%s, allocation %ld failing: rc %d (%s)", b, n, rc, sc_errmsg());
+      if (sc_test_alloc_live() != base) fail_msg("%s: leak after failing allocation %ld", b, n);
+    }
+  assert_int_equal(names, 6);
+  assert_int_equal(sc_test_alloc_live(), base);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gpsprune_crops_read_exactly),
@@ -455,6 +479,7 @@ int main(void) {
       cmocka_unit_test(josm_zero_rule_is_named),
       cmocka_unit_test(builtins_equal_their_files),
       cmocka_unit_test(format_errors_have_positions),
+      cmocka_unit_test(allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
