@@ -206,10 +206,10 @@ typedef struct sc_scale_profile sc_scale_profile;
  * Load a scale-bar profile.
  * @param out          receives the profile (caller frees with
  *                     sc_scale_profile_free).
- * @param name_or_path a builtin ("josm", "gpsprune") or the path of a
- *                     profile file (anything containing '/' or ending in
- *                     ".json"); a glyph-set path in the file is relative to
- *                     the file.
+ * @param name_or_path a builtin (sc_scale_profile_builtin lists them) or
+ *                     the path of a profile file (anything containing '/'
+ *                     or ending in ".json"); a glyph-set path in the file
+ *                     is relative to the file.
  * @return 0; SC_ENOTFOUND for an unknown builtin (sc_errmsg() lists them);
  *         SC_EIO when the file cannot be read; SC_EFORMAT with
  *         "FILE:LINE:COL: what is wrong" in sc_errmsg(); SC_ENOMEM.
@@ -284,10 +284,12 @@ SC_EXTERN int sc_scalebar_read_with(sc_scale_reading *out, const sc_image *img, 
 
 /**
  * Read a map scale bar with a profile named by a string.
- * @param profile a builtin profile ("josm": JOSM's MapScaler; "gpsprune"),
- *                a profile file (a path with '/' or ending in ".json"), or
- *                a glyph-set file (ending in ".glyphs": JOSM's layout in
- *                that font). The last one loaded is kept per thread.
+ * @param profile a builtin profile ("josm": JOSM's MapScaler; "gpsprune",
+ *                "leaflet", "leaflet-imperial", "openlayers",
+ *                "openlayers-bar"), a profile file (a path ending in
+ *                ".json"), or any other path (with '/' or ending in
+ *                ".glyphs"): a glyph-set file, read with JOSM's layout in
+ *                that font. The last one loaded is kept per thread.
  * @return as sc_scalebar_read_with; also SC_ENOTFOUND for an unknown
  *         builtin, SC_EIO / SC_EFORMAT for a file that does not load.
  */

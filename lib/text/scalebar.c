@@ -24,7 +24,7 @@
  * polling reads do not parse it again; freed when the thread exits
  * (pthread key destructor), so threads that come and go leak nothing.
  * "josm" and the other builtins, a ".json" profile path, or (as before
- * profiles) a ".glyphs" path: JOSM's layout in that font. */
+ * profiles) any other path, a glyph-set file: JOSM's layout in that font. */
 typedef struct profile_cache {
   char *key;
   sc_scale_profile *p;
@@ -48,7 +48,8 @@ static void profile_key_make(void) {
 
 static int load_named(sc_scale_profile **out, const char *name) {
   size_t n = strlen(name);
-  if (n > 7 && !strcmp(name + n - 7, ".glyphs")) {
+  int json = n > 5 && !strcmp(name + n - 5, ".json");
+  if (!json && (strchr(name, '/') || (n > 7 && !strcmp(name + n - 7, ".glyphs")))) {
     sc_glyphset *gs = NULL;
     int rc = sc_glyphset_load(&gs, name);
     if (rc) return rc;

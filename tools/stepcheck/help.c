@@ -141,10 +141,11 @@ static const help_page k_pages[] = {
      "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]\n"
      "\n"
      "Read a scale bar: its text, bar length and metres per pixel with its\n"
-     "error bound. --profile: a builtin (josm, the default; gpsprune), a\n"
-     "scale-bar profile file (a path with '/' or ending in .json; format in\n"
-     "docs/text.md), or a .glyphs file (JOSM's layout in that font). An\n"
-     "unreadable bar exits 1 with the profile's rule that did not hold.\n"},
+     "error bound. --profile: a builtin (josm, the default; gpsprune,\n"
+     "leaflet, leaflet-imperial, openlayers, openlayers-bar), a scale-bar\n"
+     "profile file (ending in .json; format in docs/text.md), or a .glyphs\n"
+     "file (JOSM's layout in that font). An\n"
+     "unreadable bar exits 2 naming the profile's rule that did not hold.\n"},
 };
 
 int cli_help(const char *cmd) {
