@@ -239,6 +239,45 @@ SC_EXTERN const char *sc_scale_profile_name(const sc_scale_profile *p);
 SC_EXTERN const sc_glyphset *sc_scale_profile_glyphs(const sc_scale_profile *p);
 
 /**
+ * Make a profile for an application whose bar is drawn like `layout`'s
+ * (a builtin or a file with the same shape and label placement) from
+ * captures at known labels: each sample's bar is found by the layout's
+ * rules, the glyphs of its label (and of the "0", when the layout has one)
+ * are learned where the layout draws them into a new glyph set, and the
+ * label's baseline (and its distance from the tick) is measured on the
+ * samples, which must agree. Everything else (series, number format,
+ * units, rounding) is the layout's.
+ * @param out      receives the profile (free with sc_scale_profile_free).
+ * @param name     the new profile's name (NULL: the layout's).
+ * @param ink_rgb, tol  the label's colour (also the bar's, when the layout
+ *                 draws bar and label in one colour); tol < 0: the
+ *                 layout's colour and tolerance.
+ * @param variants masks per glyph (1; more for anti-aliased text).
+ * @param imgs, regions, labels  n samples (borrowed): a capture, where the
+ *                 bar is, its label as drawn ("0.5 km"; touching glyphs in
+ *                 brackets, "100 [ft]").
+ * @return 0; SC_EUNREADABLE (no bar of the layout's shape: the message
+ *         names the sample and the rule), SC_EDATA (a label whose glyphs
+ *         do not match the text or earlier samples, or samples that place
+ *         the label differently), SC_EINVAL, SC_ENOMEM.
+ */
+SC_EXTERN int sc_scale_profile_learn(sc_scale_profile **out, const sc_scale_profile *layout,
+                                     const char *name, uint32_t ink_rgb, int tol, int variants,
+                                     const sc_image *const *imgs, const sc_rect *regions,
+                                     const char *const *labels, size_t n);
+
+/**
+ * Write a profile as a profile file (to path.tmp, then renamed).
+ * @param name   the "name" written (NULL: the profile's).
+ * @param glyphs the "glyphs" written: a builtin name or a path relative
+ *               to the file (save the glyph set there with
+ *               sc_glyphset_save(sc_scale_profile_glyphs(p), ...)).
+ * @return 0; SC_EIO; SC_EINVAL; SC_ENOMEM.
+ */
+SC_EXTERN int sc_scale_profile_save(const sc_scale_profile *p, const char *name,
+                                    const char *glyphs, const char *path);
+
+/**
  * A scale-bar reading, the same for every profile. Only what every layout
  * has is here: the label, the distance it names, the bar's length and the
  * scale with its bound. How a profile measures its bar (which ticks or

@@ -291,6 +291,7 @@ static const sc__scale_unit *unit_of(const sc_scale_profile *p, const char *s) {
 /* Everything one read needs, so the steps below read top to bottom. */
 typedef struct sb {
   const sc_scale_profile *p;
+  const sc_image *img_for_learn; /* learning only */
   const sc_text_options *o;
   sc_rect region;
   sc__mask bar, ink;  /* bar ink; glyph ink (the same mask when the colours agree) */
@@ -614,4 +615,147 @@ SC_EXTERN int sc_scale_ratio(double *factor, double *rel_err, const sc_scale_rea
   *factor = after->metres_per_px / before->metres_per_px;
   if (rel_err) *rel_err = (before->rel_err + after->rel_err) / (1.0 - before->rel_err);
   return 0;
+}
+
+/* --- learning a profile from samples --------------------------------------- */
+
+/* Where sample s of a layout draws its label (and its "0"), for learning:
+ * columns and rows of the image that hold that ink and no bar ink. */
+static void learn_windows(const sb *s, sc_rect *zero, sc_rect *label) {
+  const sc_scale_profile *p = s->p;
+  const sc_rect *g = &s->region;
+  int t0, t1;
+  tick_rows(p, s->by, &t0, &t1);
+  *zero = (sc_rect){0, 0, 0, 0};
+  if (p->at == SC__LABEL_RIGHT) {
+    int x0 = s->right + p->tick_w + 1;
+    *label = (sc_rect){g->x + x0, g->y, g->w - x0, g->h};
+  } else if (p->at == SC__LABEL_INSIDE) {
+    int x0 = s->left + p->tick_w, w = s->right - x0;
+    if (p->ticks == SC__TICKS_DOWN)
+      *label = (sc_rect){g->x + x0, g->y + s->by + p->thick, w, p->tick_px};
+    else
+      *label = (sc_rect){g->x + x0, g->y + s->by - p->tick_px, w, p->tick_px};
+  } else {
+    int y0 = p->top ? s->baseline - p->top : t1 + 2;
+    if (y0 < 0) y0 = 0;
+    *label = (sc_rect){g->x + s->left + 5, g->y + y0, g->w - s->left - 5, g->h - y0};
+    if (p->zero) *zero = (sc_rect){g->x + s->left - 5, g->y + y0, 10, g->h - y0};
+  }
+}
+
+/* The label's first ink column and baseline in a learned sample, relative
+ * to the bar (dx from the tick the layout measures from, rows below the
+ * bar's top row). */
+static int learned_place(const sb *s, const sc_glyphset *gs, sc_rect win, int *dx, int *base) {
+  sc_text_result t;
+  sc_text_options o = SC_TEXT_OPTIONS_INIT;
+  int rc = sc_text_read(&t, s->img_for_learn, win, gs, &o);
+  if (rc) return rc;
+  const sc__glyph *g0 = sc__glyph_find(gs, t.glyphs[0].name);
+  int tick = s->p->at == SC__LABEL_RIGHT ? s->right : s->left;
+  *dx = t.glyphs[0].box.x - (s->region.x + tick);
+  *base = t.glyphs[0].box.y + g0->top - (s->region.y + s->by);
+  return 0;
+}
+
+/* Find the bar of sample i by the layout's rules (no glyphs needed). */
+static int learn_find(sb *s, const sc_image *img, sc_rect region, const sc_scale_profile *p,
+                      size_t i) {
+  *s = (sb){.p = p, .img_for_learn = img, .region = region};
+  if (sc__clip_region(&s->region, img))
+    return sc__err(SC_EINVAL, "scale learn: sample %zu: region outside the image", i + 1);
+  int rc = sc__mask_make(&s->bar, img, s->region, p->bar_rgb, p->bar_tol);
+  if (rc) return rc;
+  bar_find f = {0};
+  if (!find_bar(&s->bar, p, &f)) {
+    rc = no_bar(&s->bar, p, &f, s->region);
+    sc__err(rc, "scale learn: sample %zu: %s", i + 1, sc_errmsg());
+  } else {
+    s->by = f.y;
+    s->left = f.left;
+    s->right = f.right;
+    s->baseline = s->by + p->baseline;
+  }
+  sc__mask_free(&s->bar);
+  return rc;
+}
+
+SC_EXTERN int sc_scale_profile_learn(sc_scale_profile **out, const sc_scale_profile *layout,
+                                     const char *name, uint32_t ink_rgb, int tol, int variants,
+                                     const sc_image *const *imgs, const sc_rect *regions,
+                                     const char *const *labels, size_t n) {
+  if (!out) return sc__err(SC_EINVAL, "scale learn: NULL argument");
+  *out = NULL;
+  if (!layout || !imgs || !regions || !labels || n == 0 || (name && strlen(name) >= 64))
+    return sc__err(SC_EINVAL, "scale learn: bad arguments (a layout, 1 or more samples)");
+  sc_scale_profile *p = sc__calloc(1, sizeof *p);
+  if (!p) return sc__err(SC_ENOMEM, "scale learn: out of memory");
+  *p = *layout;
+  p->gs = NULL;
+  if (name) snprintf(p->name, sizeof p->name, "%s", name);
+  if (tol < 0) { /* the layout's colours */
+    ink_rgb = layout->gs->ink_rgb;
+    tol = layout->gs->tol;
+  }
+  /* The layout's bar and label share a colour: so do the application's. */
+  if (layout->bar_rgb == layout->gs->ink_rgb && layout->bar_tol == layout->gs->tol) {
+    p->bar_rgb = ink_rgb;
+    p->bar_tol = tol;
+  }
+  int rc = sc_glyphset_new(&p->gs, ink_rgb, tol);
+  if (!rc && variants > 1) rc = sc_glyphset_set_variants(p->gs, variants);
+  sb s;
+  sc_rect zw, lw;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (!imgs[i] || !labels[i]) {
+      rc = sc__err(SC_EINVAL, "scale learn: sample %zu: NULL image or label", i + 1);
+      break;
+    }
+    if ((rc = learn_find(&s, imgs[i], regions[i], p, i))) break;
+    learn_windows(&s, &zw, &lw);
+    if (lw.w <= 0 || lw.h <= 0) {
+      rc = sc__err(SC_EUNREADABLE, "scale learn: sample %zu: no room for the label where this "
+                   "layout draws it", i + 1);
+      break;
+    }
+    if (zw.w > 0 && (rc = sc_glyphset_learn(p->gs, imgs[i], zw, "0"))) {
+      sc__err(rc, "scale learn: sample %zu: the layout's \"0\" under the left tick: %s", i + 1,
+              sc_errmsg());
+      break;
+    }
+    if ((rc = sc_glyphset_learn(p->gs, imgs[i], lw, labels[i]))) {
+      sc__err(rc, "scale learn: sample %zu: the label where this layout draws it: %s", i + 1,
+              sc_errmsg());
+      break;
+    }
+  }
+  /* The label's place, measured on the samples: they must agree. */
+  int dx0 = 0, base0 = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    int dx, base;
+    if ((rc = learn_find(&s, imgs[i], regions[i], p, i))) break;
+    learn_windows(&s, &zw, &lw);
+    if ((rc = learned_place(&s, p->gs, lw, &dx, &base))) {
+      sc__err(rc, "scale learn: sample %zu: its label does not read back: %s", i + 1, sc_errmsg());
+      break;
+    }
+    if (i == 0) {
+      dx0 = dx;
+      base0 = base;
+    } else if (base != base0 || (p->at != SC__LABEL_UNDER_RIGHT_TICK && !p->centred &&
+                                 abs(dx - dx0) > p->slack)) {
+      rc = sc__err(SC_EDATA, "scale learn: sample %zu: its label starts %d px from the tick with "
+                   "its baseline %d rows from the bar; sample 1's: %d px, %d rows (+-%d px): not "
+                   "one layout", i + 1, dx, base, dx0, base0, p->slack);
+    }
+  }
+  if (!rc) {
+    p->baseline = base0;
+    if (p->at != SC__LABEL_UNDER_RIGHT_TICK && !p->centred) p->dx = dx0;
+    *out = p;
+    return 0;
+  }
+  sc_scale_profile_free(p);
+  return rc;
 }

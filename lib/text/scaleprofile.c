@@ -2,6 +2,7 @@
  * layout, number format, rounding series and units (docs/text.md,
  * "Scale-bar profiles"), validated with file:line:column messages like a
  * scenario (core/jsonpos gives the positions jansson does not keep). */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -453,4 +454,76 @@ SC_EXTERN const char *sc_scale_profile_name(const sc_scale_profile *p) {
 
 SC_EXTERN const sc_glyphset *sc_scale_profile_glyphs(const sc_scale_profile *p) {
   return p ? p->gs : NULL;
+}
+
+/* --- save ------------------------------------------------------------------ */
+
+static json_t *profile_json(const sc_scale_profile *p, const char *glyphs) {
+  char ink[8];
+  snprintf(ink, sizeof ink, "%06x", (unsigned)p->bar_rgb);
+  json_t *bar = json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:s}", "ink", ink, "tolerance",
+                          p->bar_tol, "ticks", TICKS[p->ticks], "tick_px", p->tick_px,
+                          "tick_width", p->tick_w, "thickness", p->thick, "offset", p->offset,
+                          "rounding", ROUNDING[p->rounding]);
+  json_t *label = json_pack("{s:s, s:i, s:i, s:i, s:i}", "at", AT[p->at], "baseline", p->baseline,
+                            "dx", p->dx, "slack", p->slack, "max_gap", p->max_gap);
+  if (label && p->at == SC__LABEL_INSIDE) json_object_set_new(label, "align", json_string(ALIGN[p->centred]));
+  if (label && p->top) json_object_set_new(label, "top", json_integer(p->top));
+  json_t *mant = json_array(), *units = json_array();
+  for (int i = 0; mant && i < p->nmant; i++) json_array_append_new(mant, json_real(p->mant[i]));
+  for (int i = 0; units && i < p->nunits; i++) {
+    const sc__scale_unit *u = &p->units[i];
+    json_t *o = json_pack("{s:s, s:f}", "unit", u->name, "metres", u->metres);
+    if (o && u->min > 0) json_object_set_new(o, "min", json_real(u->min));
+    if (o && u->max > 0) json_object_set_new(o, "max", json_real(u->max));
+    if (!o || json_array_append_new(units, o)) {
+      json_decref(units);
+      units = NULL;
+    }
+  }
+  json_t *root = NULL;
+  if (bar && label && mant && units)
+    root = json_pack("{s:i, s:s, s:s, s:O, s:b, s:O, s:s, s:{s:O, s:s}, s:O, s:b}",
+                     "stepcheck-scalebar", 1, "name", p->name, "glyphs", glyphs, "bar", bar,
+                     "zero", p->zero, "label", label, "number", NUMBER[p->number], "series",
+                     "mantissas", mant, "of", OF[p->series_metres], "units", units, "less_than",
+                     p->less_than);
+  json_decref(bar);
+  json_decref(label);
+  json_decref(mant);
+  json_decref(units);
+  return root;
+}
+
+SC_EXTERN int sc_scale_profile_save(const sc_scale_profile *p, const char *name, const char *glyphs,
+                                    const char *path) {
+  if (!p || !glyphs || !path) return sc__err(SC_EINVAL, "scale profile: NULL argument");
+  if (name && (!*name || strlen(name) >= sizeof p->name))
+    return sc__err(SC_EINVAL, "scale profile: a name of 1 to %zu bytes", sizeof p->name - 1);
+  int rc = sc__out_check(path);
+  if (rc) return rc;
+  sc_scale_profile named = *p;
+  if (name) snprintf(named.name, sizeof named.name, "%s", name);
+  json_t *root = profile_json(&named, glyphs);
+  if (!root) return sc__err(SC_ENOMEM, "scale profile: out of memory");
+  char *tmp = sc__asprintf("%s.tmp", path);
+  FILE *f = tmp ? sc__out_open_tmp(tmp) : NULL;
+  if (!tmp) {
+    rc = sc__err(SC_ENOMEM, "scale profile: out of memory");
+  } else if (!f) {
+    rc = sc__err(SC_EIO, "%s: %s", tmp, strerror(errno));
+  } else {
+    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) != 0;
+    bad |= fputc('\n', f) == EOF;
+    if (ferror(f) | (fclose(f) != 0) | bad) {
+      rc = sc__err(SC_EIO, "%s: write error", tmp);
+      remove(tmp);
+    } else if (rename(tmp, path) != 0) {
+      rc = sc__err(SC_EIO, "rename %s: %s", path, strerror(errno));
+      remove(tmp);
+    }
+  }
+  sc__free(tmp);
+  json_decref(root);
+  return rc;
 }

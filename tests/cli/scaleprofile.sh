@@ -3,7 +3,8 @@
 # builtin on a real crop of its application, a profile file (relative
 # glyph path), a profile that does not load (exit 2, FILE:LINE:COL), a
 # crop its profile refuses (the rule named), scale expectations naming a
-# builtin or a .json profile in validate, glyphs learn --variants.
+# builtin or a .json profile in validate, glyphs learn --variants, and
+# scale learn (a profile from a few captures, then every crop read with it).
 set -uo pipefail
 cli=${SC_CLI:?}
 fx=${SC_FIXTURES:?}
@@ -69,6 +70,32 @@ rm -f "$g"
 expect learn-variant 0 "7 glyphs" "$cli" glyphs learn --text "300 km" "$t/leaflet/lat48-z5.png" \
   --region 7,19,89,18 -o "$g"
 expect variants-saved 0 "variants 4" grep -x "variants 4" "$g"
+
+# scale learn: a profile for an app drawn like a known layout, from a few
+# captures at known labels; then every crop of that app reads with it.
+learned() { # profile dir: how many of dir's crops read
+  local ok=0
+  for f in "$2"/*.png; do "$cli" read-scale "$f" --profile "$1" >/dev/null 2>&1 && ok=$((ok + 1)); done
+  echo "$ok"
+}
+expect learn-gpsprune 0 '/mine-gp.json: profile "mine", 8 glyphs' "$cli" scale learn --layout gpsprune \
+  --name mine -o "$tmp/mine-gp.json" "$t/gpsprune/ki-z0.png=20 km@76.3730086" "$t/gpsprune/ki-z5.png=0.5 km" \
+  "$t/gpsprune/mi-z3.png=1 mi"
+n=$(learned "$tmp/mine-gp.json" "$t/gpsprune")
+if [ "$n" = 28 ]; then pass=$((pass + 1)); else echo "FAIL learn-gpsprune-reads: $n of 28"; fail=$((fail + 1)); fi
+expect learn-openlayers 0 "8 glyphs" "$cli" scale learn --layout openlayers -o "$tmp/mine-ol.json" \
+  "$t/openlayers/m-lat48-z2.png=2000 km" "$t/openlayers/m-lat48-z16.png=100 m" \
+  "$t/openlayers/i-lat48-z6.png=100 mi" "$t/openlayers/i-lat48-z13.png=5000 [ft]"
+n=$(learned "$tmp/mine-ol.json" "$t/openlayers")
+if [ "$n" = 52 ]; then pass=$((pass + 1)); else echo "FAIL learn-openlayers-reads: $n of 52"; fail=$((fail + 1)); fi
+# Learning refuses with the sample and the rule named.
+expect learn-wrong-layout 2 "sample 1: scalebar: no bar with end ticks in the region (profile leaflet" \
+  "$cli" scale learn --layout leaflet -o "$tmp/x.json" "$t/gpsprune/ki-z0.png=20 km"
+expect learn-wrong-label 2 "sample 2: the label where this layout draws it: glyphs: '2'" \
+  "$cli" scale learn --layout gpsprune -o "$tmp/x.json" "$t/gpsprune/ki-z0.png=20 km" "$t/gpsprune/ki-z1.png=20 km"
+expect learn-wrong-scale 1 "sample 1: 76.4818 m/px, not 70 within" \
+  "$cli" scale learn --layout gpsprune -o "$tmp/x.json" "$t/gpsprune/ki-z0.png=20 km@70"
+expect learn-usage 2 "IMAGE=LABEL" "$cli" scale learn --layout gpsprune -o "$tmp/x.json" "$t/gpsprune/ki-z0.png"
 
 echo "scaleprofile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -443,6 +443,88 @@ static void format_errors_have_positions(void **st) {
   sc_image_free(img);
 }
 
+/* Saved profiles load back the same: every builtin saved with its builtin
+ * glyph set reads a crop of its application exactly as the builtin does;
+ * a profile learned from three GpsPrune captures (sc_scale_profile_learn)
+ * and saved reads all 28 GpsPrune crops exactly as the builtin does. */
+static void save_and_learn_round_trip(void **st) {
+  (void)st;
+  char *dir = sc_test_mkdtemp();
+  char path[512], gpath[512];
+  /* In the builtins' order (sorted by name). */
+  const char *crops[] = {"text/gpsprune/mi-z3.png", "text/josm/m-black-500m.png",
+                         "text/leaflet/lat48-z13.png", "text/leaflet/lat48-z13.png",
+                         "text/openlayers/i-lat60-z12.png", "text/openlayers-bar/bm-lat60-z8.png"};
+  const char *b;
+  for (size_t i = 0; (b = sc_scale_profile_builtin(i)); i++) {
+    assert_true(i < 6);
+    sc_scale_profile *a = NULL, *c = NULL;
+    assert_int_equal(sc_scale_profile_load(&a, b), 0);
+    snprintf(path, sizeof path, "%s/%s.json", dir, b);
+    const char *gs = !strncmp(b, "leaflet", 7) ? "leaflet" : !strncmp(b, "openlayers", 10) ? "openlayers" : b;
+    assert_int_equal(sc_scale_profile_save(a, NULL, gs, path), 0);
+    if (sc_scale_profile_load(&c, path)) fail_msg("%s: %s", path, sc_errmsg());
+    assert_string_equal(sc_scale_profile_name(c), b);
+    sc_image *img = load(crops[i]);
+    sc_scale_reading ra, rc;
+    assert_int_equal(sc_scalebar_read_with(&ra, img, whole(img), a, NULL), 0);
+    if (sc_scalebar_read_with(&rc, img, whole(img), c, NULL)) fail_msg("%s saved: %s", b, sc_errmsg());
+    assert_memory_equal(&ra, &rc, sizeof ra);
+    sc_image_free(img);
+    sc_scale_profile_free(a);
+    sc_scale_profile_free(c);
+  }
+  /* Learned from three captures. */
+  const char *files[] = {"text/gpsprune/ki-z0.png", "text/gpsprune/ki-z5.png", "text/gpsprune/mi-z3.png"};
+  const char *labels[] = {"20 km", "0.5 km", "1 mi"};
+  sc_image *imgs[3];
+  sc_rect regions[3];
+  for (int i = 0; i < 3; i++) {
+    imgs[i] = load(files[i]);
+    regions[i] = whole(imgs[i]);
+  }
+  sc_scale_profile *layout = NULL, *p = NULL, *q = NULL;
+  assert_int_equal(sc_scale_profile_load(&layout, "gpsprune"), 0);
+  if (sc_scale_profile_learn(&p, layout, "mine", 0, -1, 1, (const sc_image *const *)imgs, regions,
+                             labels, 3))
+    fail_msg("learn: %s", sc_errmsg());
+  snprintf(path, sizeof path, "%s/mine.json", dir);
+  snprintf(gpath, sizeof gpath, "%s/mine.glyphs", dir);
+  assert_int_equal(sc_glyphset_save(sc_scale_profile_glyphs(p), gpath), 0);
+  assert_int_equal(sc_scale_profile_save(p, NULL, "mine.glyphs", path), 0);
+  if (sc_scale_profile_load(&q, path)) fail_msg("%s: %s", path, sc_errmsg());
+  assert_string_equal(sc_scale_profile_name(q), "mine");
+  const char *u[] = {"ki", "mi"};
+  int n = 0;
+  for (int k = 0; k < 2; k++)
+    for (int z = -5; z <= 8; z++) {
+      char rel[64];
+      snprintf(rel, sizeof rel, "text/gpsprune/%s-z%d.png", u[k], z);
+      sc_image *img = load(rel);
+      sc_scale_reading ra, rq;
+      assert_int_equal(sc_scalebar_read_with(&ra, img, whole(img), layout, NULL), 0);
+      if (sc_scalebar_read_with(&rq, img, whole(img), q, NULL)) fail_msg("%s: %s", rel, sc_errmsg());
+      assert_memory_equal(&ra, &rq, sizeof ra);
+      sc_image_free(img);
+      n++;
+    }
+  assert_int_equal(n, 28);
+  /* The wrong layout for these captures is refused, naming the sample. */
+  sc_scale_profile *lf = NULL, *bad = (sc_scale_profile *)1;
+  assert_int_equal(sc_scale_profile_load(&lf, "leaflet"), 0);
+  expect_msg(sc_scale_profile_learn(&bad, lf, NULL, 0, -1, 1, (const sc_image *const *)imgs,
+                                    regions, labels, 3),
+             SC_EUNREADABLE, "scale learn: sample 1: scalebar: no bar");
+  assert_null(bad);
+  for (int i = 0; i < 3; i++) sc_image_free(imgs[i]);
+  sc_scale_profile_free(lf);
+  sc_scale_profile_free(layout);
+  sc_scale_profile_free(p);
+  sc_scale_profile_free(q);
+  sc_test_rmtree(dir);
+  free(dir);
+}
+
 /* Every allocation of loading each builtin fails in turn: SC_ENOMEM, no leak. */
 static void allocation_failures(void **st) {
   (void)st;
@@ -479,6 +561,7 @@ int main(void) {
       cmocka_unit_test(josm_zero_rule_is_named),
       cmocka_unit_test(builtins_equal_their_files),
       cmocka_unit_test(format_errors_have_positions),
+      cmocka_unit_test(save_and_learn_round_trip),
       cmocka_unit_test(allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
