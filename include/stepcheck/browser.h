@@ -78,7 +78,10 @@ SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
  * Close the pages still open on b (each page's target is closed; the page
  * object stays the caller's: its calls answer SC_ECLOSED and sc_page_free
  * still frees it), stop a launched browser by pid, remove its profile.
- * Free multi handles that use b first. NULL is fine.
+ * Free multi handles that use b first. NULL is fine. From inside a
+ * callback of b's loop (an on_step, a sc_page_done_cb) it frees nothing
+ * and sets sc_errmsg() to an SC_EBUSY message: the loop is still using the
+ * connection; free b after the loop returned.
  */
 SC_EXTERN void sc_browser_free(sc_browser *b);
 

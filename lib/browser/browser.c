@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "browser_priv.h"
+#include "cdp/loop.h"
 #include "core/core.h"
 #include "core/opts.h"
 
@@ -71,6 +72,13 @@ void sc__browser_untrack(sc_browser *b, sc__browser_dep *dep) {
 
 SC_EXTERN void sc_browser_free(sc_browser *b) {
   if (!b) return;
+  /* From inside a callback of its loop the loop is using the connection
+   * (and Browser.close would have to run it again): refuse, free nothing. */
+  if (b->client && sc__loop_running(sc__client_loop(b->client))) {
+    sc__err(SC_EBUSY, "sc_browser_free: called from inside a callback of the browser's loop: "
+                      "nothing freed (free it after the loop returns)");
+    return;
+  }
   /* Pages still open: closed and cut loose (their calls answer SC_ECLOSED
    * and sc_page_free still frees them), never left pointing at us. */
   while (b->deps.next != &b->deps) {

@@ -184,7 +184,10 @@ int sc__client_call(sc__client *cl, const char *session_id, const char *method,
     return sc__err(SC_EINVAL, "cdp: call: NULL argument");
   }
   int brc = sc__loop_busy(cl->loop, method);
-  if (brc) return brc;
+  if (brc) {
+    json_decref(params); /* stolen on every path (they leaked here) */
+    return brc;
+  }
   call_state st = {0, 0, NULL, ""};
   int rc = sc__cdp_send(cl->cdp, session_id, method, params, timeout_ms, call_done,
                         &st, NULL);
