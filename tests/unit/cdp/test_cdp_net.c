@@ -60,7 +60,7 @@ static void ws_timeout_and_refused(void **st) {
   char url[128];
   snprintf(url, sizeof url, "ws://127.0.0.1:%d/devtools/browser/x", port);
   sc__client *cl = (sc__client *)1;
-  sc__client_options o = {0, 300};
+  sc__client_options o = {0, 300, NULL};
   double t0 = sc__now_ms();
   assert_int_equal(sc__client_connect(&cl, NULL, url, &o), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
