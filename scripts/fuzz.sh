@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 secs=${1:-600}
 shift || true
-all=(cdp cdp_rx png scenario glyphset text report locators)
+all=(cdp cdp_rx png scenario glyphset text report locators args)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 # clang and its libFuzzer runtime (only a Recommends of clang, so named):

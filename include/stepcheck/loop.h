@@ -21,7 +21,9 @@ typedef struct sc_loop sc_loop;
 
 /** New loop in *out (the caller's, sc_loop_free). Returns 0 or SC_ENOMEM. */
 SC_EXTERN int sc_loop_new(sc_loop **out);
-/** Free a loop; every browser made on it must be freed first. NULL is fine. */
+/** Free a loop; every browser made on it must be freed first. NULL is fine.
+ * From inside one of the loop's own callbacks it frees nothing and sets
+ * sc_errmsg() to an SC_EBUSY message. */
 SC_EXTERN void sc_loop_free(sc_loop *l);
 
 /* A loop run by the host program's own event loop (docs/api.md, "Running

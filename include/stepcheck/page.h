@@ -51,7 +51,11 @@ SC_EXTERN int sc_page_options_init(sc_page_options *opts, unsigned version);
 SC_EXTERN int sc_page_open(sc_page **out, sc_browser *b, const char *url,
                            const sc_page_options *opts);
 
-/** Close the tab and its context. NULL is fine. */
+/** Close the tab and its context. NULL is fine. From inside a callback of
+ * the page's loop (also the page's own sc_page_done_cb: nothing of the page
+ * is touched once that returns) the close is sent without waiting for its
+ * replies, and p is freed at once; never while an asynchronous call on p
+ * is still to call back. */
 SC_EXTERN void sc_page_free(sc_page *p);
 
 /** Canvas position in the page (CSS px, may be fractional) and its size;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "browser_priv.h"
+#include "cdp/loop.h"
 #include "core/core.h"
 #include "core/opts.h"
 
@@ -15,6 +16,7 @@ int sc__browser_new(sc_browser **out, const sc_browser_options *opts) {
   b->max_message_bytes = opts->max_message_bytes ? opts->max_message_bytes : (size_t)64 << 20;
   b->loop = opts->loop;
   b->allow_remote = opts->allow_remote;
+  b->cancel = opts->cancel;
   b->deps.prev = b->deps.next = &b->deps;
   b->reaper_fd = -1;
   *out = b;
@@ -28,7 +30,7 @@ static int attach(sc_browser *b, const char *ws_url, int rfd, int wfd, double ti
     if (wfd >= 0) close(wfd);
     return sc__err(SC_ENOMEM, "browser: out of memory");
   }
-  sc__client_options co = {b->max_message_bytes, timeout_ms};
+  sc__client_options co = {b->max_message_bytes, timeout_ms, b->cancel};
   int rc = rfd >= 0 ? sc__client_connect_pipe(&b->client, b->loop, rfd, wfd, &co)
                     : sc__client_connect(&b->client, b->loop, ws_url, &co);
   if (rc) return rc;
@@ -39,6 +41,9 @@ static int attach(sc_browser *b, const char *ws_url, int rfd, int wfd, double ti
                                                     : b->command_timeout_ms,
                        &v);
   if (rc) return rc;
+  /* Attached: later calls are the pages' and the runs', with their own
+   * deadlines and cancels; a close after an interrupt must still go out. */
+  sc__client_set_cancel(b->client, NULL);
   const char *product = json_string_value(json_object_get(v, "product"));
   b->product = sc__strdup(product ? product : "");
   json_decref(v);
@@ -71,6 +76,13 @@ void sc__browser_untrack(sc_browser *b, sc__browser_dep *dep) {
 
 SC_EXTERN void sc_browser_free(sc_browser *b) {
   if (!b) return;
+  /* From inside a callback of its loop the loop is using the connection
+   * (and Browser.close would have to run it again): refuse, free nothing. */
+  if (b->client && sc__loop_running(sc__client_loop(b->client))) {
+    sc__err(SC_EBUSY, "sc_browser_free: called from inside a callback of the browser's loop: "
+                      "nothing freed (free it after the loop returns)");
+    return;
+  }
   /* Pages still open: closed and cut loose (their calls answer SC_ECLOSED
    * and sc_page_free still frees them), never left pointing at us. */
   while (b->deps.next != &b->deps) {
@@ -109,4 +121,5 @@ const char *sc__browser_profile_dir(const sc_browser *b) { return b->profile_dir
 
 SC__OPTS_DEFINE(browser_options, SC_BROWSER_OPTIONS_INIT,
                  offsetof(sc_browser_options, loop), offsetof(sc_browser_options, allow_remote),
+                 offsetof(sc_browser_options, allow_remote) + sizeof(int),
                  sizeof(sc_browser_options))

@@ -18,6 +18,7 @@ struct sc_browser {
   size_t max_message_bytes;
   sc_loop *loop;       /* from the options (borrowed), NULL = the client's own */
   int allow_remote;    /* attach may reach hosts other than loopback */
+  const volatile int *cancel; /* from the options: ends network waits, NULL none */
   sc__browser_dep deps; /* list head of the pages on this browser */
   pid_t reaper_pid;     /* removes the profile if we die first (reaper.c), 0 none */
   int reaper_fd;        /* its pipe's write end, -1 none */

@@ -25,8 +25,9 @@ static int discover(char **ws_url, const sc_browser *b, const sc__url *u, const 
   sc__url_host_port(u, hostport, sizeof hostport);
   char *url = sc__asprintf("http://%s/json/version", hostport), *body = NULL;
   if (!url) return sc__err(SC_ENOMEM, "connect: out of memory");
-  int status = 0, rc = sc__http_request(&status, &body, "GET", url, NULL,
-                                        b->allow_remote ? SC__HTTP_ALLOW_REMOTE : 0, timeout_ms);
+  int status = 0, rc = sc__http_request_cancel(&status, &body, "GET", url, NULL,
+                                               b->allow_remote ? SC__HTTP_ALLOW_REMOTE : 0,
+                                               timeout_ms, b->cancel);
   if (rc == 0 && status != 200)
     rc = sc__err(SC_EPROTO, "connect %s: GET %s: status %d", endpoint, url, status);
   sc__free(url);

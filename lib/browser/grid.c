@@ -138,7 +138,8 @@ static int session_post(sc_grid_session *g, const char *grid_url, const sc__url 
   if (!req || !url)
     rc = sc__err(SC_ENOMEM, "grid: out of memory");
   else
-    rc = sc__http_request(&status, &body, "POST", url, req, g->http_flags, g->timeout_ms);
+    rc = sc__http_request_cancel(&status, &body, "POST", url, req, g->http_flags, g->timeout_ms,
+                                 opts->cancel);
   sc__free(req);
   sc__free(url);
   if (rc == SC_EIO) {
@@ -146,7 +147,9 @@ static int session_post(sc_grid_session *g, const char *grid_url, const sc__url 
     sc__err_save(&e);
     rc = sc__err(SC_EIO, "grid %s: cannot reach it (refused or unreachable; %s)", grid_url,
                  e.msg);
-  } else if (rc == SC_ETIMEDOUT)
+  } else if (rc == SC_ECANCELED)
+    rc = sc__err(SC_ECANCELED, "grid %s: interrupted while it made a session", grid_url);
+  else if (rc == SC_ETIMEDOUT)
     rc = sc__err(SC_ETIMEDOUT, "grid %s: no new session within %.0f ms", grid_url,
                  g->timeout_ms);
   if (rc) {
@@ -244,4 +247,4 @@ SC_EXTERN void sc_grid_session_free(sc_grid_session *g) {
 }
 
 SC__OPTS_DEFINE(grid_options, SC_GRID_OPTIONS_INIT,
-                 sizeof(sc_grid_options))
+                 offsetof(sc_grid_options, allow_remote) + sizeof(int), sizeof(sc_grid_options))

@@ -316,6 +316,8 @@ int sc__browser_launch_cancel(sc_browser **out, const sc_browser_options *opts,
   opts = &o;
   sc_browser *b;
   if ((rc = sc__browser_new(&b, opts))) return rc;
+  if (cancel) b->cancel = cancel; /* the load run's flag, for the attach too */
+  cancel = b->cancel;
   double deadline = sc__now_ms() + b->launch_timeout_ms;
   const char *exe = opts->executable ? opts->executable : getenv("SC_CHROMIUM");
   if (!exe || !*exe) exe = "/usr/bin/chromium";

@@ -35,6 +35,7 @@ static int client_new(sc__client **out, sc_loop *loop, const sc__client_options 
   sc__client *cl = sc__calloc(1, sizeof *cl);
   if (!cl) return sc__err(SC_ENOMEM, "cdp: out of memory");
   cl->pipe_rfd = cl->pipe_wfd = -1;
+  cl->cancel = opts ? opts->cancel : NULL;
   sc__cdp_options co = {opts ? opts->max_message_bytes : 0, NULL};
   int rc = sc__cdp_new(&cl->cdp, &co);
   if (rc == 0 && !loop) {
@@ -159,15 +160,22 @@ int sc__client_service(sc__client *cl, double timeout_ms) {
   }
 }
 
+void sc__client_set_cancel(sc__client *cl, const volatile int *cancel) { cl->cancel = cancel; }
+
 typedef struct call_state {
   int done;
   int status;
   json_t *result;
   char err[512];
+  int abandoned; /* the caller was canceled and left: the reply frees it */
 } call_state;
 
 static void call_done(int status, json_t *result, const char *errmsg, void *ud) {
   call_state *st = ud;
+  if (st->abandoned) {
+    sc__free(st);
+    return;
+  }
   st->done = 1;
   st->status = status;
   if (status == 0)
@@ -184,23 +192,39 @@ int sc__client_call(sc__client *cl, const char *session_id, const char *method,
     return sc__err(SC_EINVAL, "cdp: call: NULL argument");
   }
   int brc = sc__loop_busy(cl->loop, method);
-  if (brc) return brc;
-  call_state st = {0, 0, NULL, ""};
+  if (brc) {
+    json_decref(params); /* stolen on every path (they leaked here) */
+    return brc;
+  }
+  /* On the heap: a canceled caller leaves before the reply, which frees it. */
+  call_state *st = sc__calloc(1, sizeof *st);
+  if (!st) {
+    json_decref(params);
+    return sc__err(SC_ENOMEM, "%s: out of memory", method);
+  }
   int rc = sc__cdp_send(cl->cdp, session_id, method, params, timeout_ms, call_done,
-                        &st, NULL);
+                        st, NULL);
   if (rc) {
+    sc__free(st);
     return sc__err(rc, "%s: %s", method,
                    rc == SC_ECLOSED && cl->err[0] ? cl->err : sc_strerror(rc));
   }
   /* The callback fires exactly once: by reply, deadline or close. Without a
    * deadline this waits as long as the connection lives. */
-  while (!st.done) sc__client_service(cl, 1000);
-  if (st.status) return sc__err(st.status, "%s: %s", method, st.err);
-  if (result)
-    *result = st.result;
+  while (!st->done) {
+    if (cl->cancel && *cl->cancel) {
+      st->abandoned = 1;
+      return sc__err(SC_ECANCELED, "%s: interrupted", method);
+    }
+    sc__client_service(cl, cl->cancel ? SC__CLIENT_CANCEL_SLICE_MS : 1000);
+  }
+  rc = st->status ? sc__err(st->status, "%s: %s", method, st->err) : 0;
+  if (rc == 0 && result)
+    *result = st->result;
   else
-    json_decref(st.result);
-  return 0;
+    json_decref(st->result);
+  sc__free(st);
+  return rc;
 }
 
 sc__listener_id sc__client_listen(sc__client *cl, sc__cdp_event_cb cb, void *ud) {

@@ -12,7 +12,14 @@ typedef struct sc__client sc__client;
 typedef struct sc__client_options {
   size_t max_message_bytes;  /* 0 = 64 MiB */
   double connect_timeout_ms; /* 0 = 10000 */
+  /* non-zero ends the handshake's wait and every blocking call on the
+   * connection within SC__CLIENT_CANCEL_SLICE_MS: SC_ECANCELED (borrowed;
+   * NULL never) */
+  const volatile int *cancel;
 } sc__client_options;
+#define SC__CLIENT_CANCEL_SLICE_MS 100.0
+/* From now on blocking calls look at cancel (NULL: at none). */
+void sc__client_set_cancel(sc__client *cl, const volatile int *cancel);
 
 /* Connect to ws://127.0.0.1:PORT/devtools/browser/ID (no Origin header) on
  * loop (NULL = a private loop of the client's own) and wait for the
@@ -81,5 +88,10 @@ void sc__client_unlisten(sc__client *cl, sc__listener_id id);
  * sc_errmsg() names the method and URL. */
 int sc__http_request(int *status, char **body, const char *method, const char *url,
                      const char *json_body, unsigned flags, double timeout_ms);
+/* The same, also ending within 100 ms of *cancel becoming non-zero:
+ * SC_ECANCELED "http: METHOD URL: interrupted". cancel NULL = never. */
+int sc__http_request_cancel(int *status, char **body, const char *method, const char *url,
+                            const char *json_body, unsigned flags, double timeout_ms,
+                            const volatile int *cancel);
 
 #endif

@@ -48,6 +48,7 @@ struct sc__client {
   int conn_failed;       /* handshake failed: err says why */
   int lost;              /* socket gone, close not yet handed to the core */
   int destroying;        /* in sc__client_free: lws callbacks only record */
+  const volatile int *cancel; /* ends blocking waits (client.h), NULL none */
   char err[256];         /* why the connection failed or closed */
 
   /* receive: the message being assembled */

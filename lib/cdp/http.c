@@ -22,6 +22,9 @@
 #define SC__HTTP_JSON_TYPE "application/json; charset=utf-8"
 #define SC__HTTP_MAX_REDIRECTS 4
 #define SC__HTTP_LOCATION_MAX 2048
+/* How often a wait looks at its cancel flag: well inside the 2 s in which an
+ * interrupted run lets go of the network (docs/reliability.md). */
+#define SC__HTTP_CANCEL_SLICE_MS 100.0
 
 typedef struct http_state {
   const char *req;     /* request body, NULL for none */
@@ -161,22 +164,28 @@ typedef struct http_timer {
 
 static void wake(lws_sorted_usec_list_t *sul) { lws_cancel_service(((http_timer *)sul)->ctx); }
 
-/* Service ctx until st is done or the deadline passes. */
-static void run_until(struct lws_context *ctx, const http_state *st, double deadline) {
+/* Service ctx until st is done, the deadline passes or *cancel is set
+ * (looked at every SC__HTTP_CANCEL_SLICE_MS): 1 when canceled. */
+static int run_until(struct lws_context *ctx, const http_state *st, double deadline,
+                     const volatile int *cancel) {
   http_timer timer;
   memset(&timer, 0, sizeof timer);
   timer.ctx = ctx;
   while (!st->done) {
+    if (cancel && *cancel) return 1;
     double now = sc__now_ms();
     if (now >= deadline) break;
     if (deadline - now < 1.0) {
       lws_service(ctx, -1); /* poll without waiting */
       continue;
     }
-    lws_sul_schedule(ctx, 0, &timer.sul, wake, (lws_usec_t)((deadline - now) * 1000.0) + 1);
+    double slice = deadline - now;
+    if (cancel && slice > SC__HTTP_CANCEL_SLICE_MS) slice = SC__HTTP_CANCEL_SLICE_MS;
+    lws_sul_schedule(ctx, 0, &timer.sul, wake, (lws_usec_t)(slice * 1000.0) + 1);
     lws_service(ctx, 0);
     lws_sul_cancel(&timer.sul);
   }
+  return 0;
 }
 
 static int check_request(const sc__url *u, const char *method, const char *url,
@@ -197,7 +206,7 @@ static int check_request(const sc__url *u, const char *method, const char *url,
 /* One exchange with url (parsed in *u): *st gets the status, body and
  * Location. 0 or an error naming method and url. */
 static int one_request(http_state *st, const sc__url *u, const char *method, const char *url,
-                       const char *json_body, double timeout_ms) {
+                       const char *json_body, double timeout_ms, const volatile int *cancel) {
   memset(st, 0, sizeof *st);
   if (json_body && *json_body) {
     st->req = json_body;
@@ -226,12 +235,14 @@ static int one_request(http_state *st, const sc__url *u, const char *method, con
     snprintf(st->err, sizeof st->err, "connect failed");
     st->done = -1;
   }
-  run_until(ctx, st, sc__now_ms() + timeout_ms);
+  int canceled = run_until(ctx, st, sc__now_ms() + timeout_ms, cancel);
   int timed_out = !st->done;
   lws_context_destroy(ctx); /* may still report a close: decided above */
 
   int rc = 0;
-  if (timed_out)
+  if (canceled)
+    rc = sc__err(SC_ECANCELED, "http: %s %s: interrupted", method, url);
+  else if (timed_out)
     rc = sc__err(SC_ETIMEDOUT, "http: %s %s: no response within %.0f ms", method, url,
                  timeout_ms);
   else if (st->done < 0)
@@ -271,6 +282,12 @@ static int redirect_target(sc__url *next, char *buf, size_t size, const sc__url 
 
 int sc__http_request(int *status, char **body, const char *method, const char *url,
                      const char *json_body, unsigned flags, double timeout_ms) {
+  return sc__http_request_cancel(status, body, method, url, json_body, flags, timeout_ms, NULL);
+}
+
+int sc__http_request_cancel(int *status, char **body, const char *method, const char *url,
+                            const char *json_body, unsigned flags, double timeout_ms,
+                            const volatile int *cancel) {
   if (status) *status = 0;
   if (body) *body = NULL;
   if (!method || !url || !(timeout_ms > 0))
@@ -284,7 +301,7 @@ int sc__http_request(int *status, char **body, const char *method, const char *u
   http_state st;
   for (int hops = 0;; hops++) {
     double left = deadline - sc__now_ms();
-    if ((rc = one_request(&st, &u, method, cur, json_body, left > 1 ? left : 1))) return rc;
+    if ((rc = one_request(&st, &u, method, cur, json_body, left > 1 ? left : 1, cancel))) return rc;
     if (!is_redirect(st.status)) break;
     sc__free(st.body);
     st.body = NULL;

@@ -51,6 +51,11 @@ SC_EXTERN int sc_loop_new(sc_loop **out) {
 
 SC_EXTERN void sc_loop_free(sc_loop *l) {
   if (!l) return;
+  if (l->running) { /* from inside one of its own callbacks */
+    sc__err(SC_EBUSY, "sc_loop_free: called from inside one of the loop's callbacks: nothing "
+                      "freed (free it after the loop returns)");
+    return;
+  }
   lws_sul_cancel(&l->sul);
   lws_context_destroy(l->ctx);
   sc__free(l->cl);
@@ -164,6 +169,8 @@ static int busy_err(const char *fn) {
 }
 
 int sc__loop_busy(const sc_loop *l, const char *fn) { return l && l->running ? busy_err(fn) : 0; }
+
+int sc__loop_running(const sc_loop *l) { return l && l->running; }
 
 /* One round: wait up to timeout_ms (0: not at all) for I/O or a deadline,
  * move bytes, feed the protocol cores, run due timers and callbacks. */

@@ -30,6 +30,8 @@ int sc__loop_service(sc_loop *l, double timeout_ms);
  * callbacks): every blocking call asks before it starts anything, so a
  * refusal never leaves a command in flight that points at its stack. */
 int sc__loop_busy(const sc_loop *l, const char *fn);
+/* Non-zero while l runs (inside one of its callbacks), without a message. */
+int sc__loop_running(const sc_loop *l);
 
 /* The lws context connections are made on (borrowed). */
 struct lws_context *sc__loop_lws(sc_loop *l);

@@ -168,7 +168,11 @@ int sc__ws_open(sc__client *cl, const char *ws_url, double timeout_ms) {
     if (sc__now_ms() >= deadline)
       return sc__err(SC_ETIMEDOUT, "cdp: connect %s: no handshake within %.0f ms",
                      ws_url, timeout_ms);
-    rc = sc__loop_service(cl->loop, deadline - sc__now_ms());
+    if (cl->cancel && *cl->cancel)
+      return sc__err(SC_ECANCELED, "cdp: connect %s: interrupted", ws_url);
+    double wait = deadline - sc__now_ms();
+    if (cl->cancel && wait > SC__CLIENT_CANCEL_SLICE_MS) wait = SC__CLIENT_CANCEL_SLICE_MS;
+    rc = sc__loop_service(cl->loop, wait);
     if (rc < 0) return rc;
   }
   if (!cl->established || cl->lost)

@@ -29,6 +29,25 @@ static char kind_of(const char *k) {
                                    : 0;
 }
 
+/* The page's HTTP sends (sendlog_js.c) onto the run clock. */
+static void http_sends(sc__input_evidence *ev, json_t *h, double off) {
+  json_t *list = json_object_get(h, "ev");
+  json_t *ok = json_object_get(h, "ok");
+  if (!json_is_array(list) || !json_is_number(ok) || json_number_value(ok) != 1)
+    return; /* no whole record */
+  ev->http_have = 1;
+  size_t n = json_array_size(list);
+  for (size_t i = n > SC__HTTP_SENDS_RING ? n - SC__HTTP_SENDS_RING : 0; i < n; i++) {
+    json_t *e = json_array_get(list, i);
+    const char *k = json_string_value(json_array_get(e, 1));
+    double t = num(e, 0);
+    if (!k || t < 0) continue;
+    sc__http_send *o = &ev->http[ev->nhttp++];
+    o->at_ms = t - off;
+    snprintf(o->kind, sizeof o->kind, "%s", k);
+  }
+}
+
 static void inputs_reply(int status, json_t *res, const char *errmsg, void *ud) {
   inputs_call c = *(inputs_call *)ud;
   sc__free(ud);
@@ -42,7 +61,8 @@ static void inputs_reply(int status, json_t *res, const char *errmsg, void *ud) 
     c.cb(SC_ENOMEM, "input record: out of memory", NULL, c.ud);
     return;
   }
-  json_t *v = json_object_get(json_object_get(res, "result"), "value");
+  json_t *both = json_object_get(json_object_get(res, "result"), "value");
+  json_t *v = json_object_get(both, "l"), *h = json_object_get(both, "h");
   json_t *list = json_object_get(v, "ev"), *now = json_object_get(v, "now");
   if (json_object_get(res, "exceptionDetails") || !json_is_array(list) || !json_is_number(now)) {
     ev->blind = "the page has no paint log (it threw, or a page script replaced it)";
@@ -79,6 +99,7 @@ static void inputs_reply(int status, json_t *res, const char *errmsg, void *ud) 
       const char *over = json_string_value(json_array_get(e, 7));
       if (over) snprintf(o->over, sizeof o->over, "%s", over);
     }
+    http_sends(ev, h, off);
   }
   c.cb(0, NULL, ev, c.ud);
   sc__free(ev);
@@ -87,8 +108,11 @@ static void inputs_reply(int status, json_t *res, const char *errmsg, void *ud) 
 int sc__page_inputs_async(sc_page *p, double timeout_ms, sc__inputs_cb cb, void *ud) {
   int rc = sc__page_check(p, "input record");
   if (rc < 0) return rc;
-  char *expr = sc__asprintf("__stepcheck_log.inputs([%.17g,%.17g,%d,%d])", p->cx, p->cy, p->cw,
-                            p->ch);
+  /* the input record, and the HTTP sends beside it (null when the page has
+   * no record of them) */
+  char *expr = sc__asprintf("({l:__stepcheck_log.inputs([%.17g,%.17g,%d,%d]),h:(function(){"
+                            "try{return __stepcheck_sends.list();}catch(e){return null;}})()})",
+                            p->cx, p->cy, p->cw, p->ch);
   inputs_call *c = sc__malloc(sizeof *c);
   json_t *params = expr ? json_pack("{s:s, s:b}", "expression", expr, "returnByValue", 1) : NULL;
   sc__free(expr);

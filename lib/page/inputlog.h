@@ -21,6 +21,14 @@ typedef struct sc__input_event {
                                   * (tag#id.class) when not a canvas; else "" */
 } sc__input_event;
 
+/* The page's HTTP sends (sendlog_js.c): the last SC__HTTP_SENDS_RING. */
+#define SC__HTTP_SENDS_RING 16
+typedef struct sc__http_send {
+  double at_ms;     /* when, run clock */
+  char kind[12];    /* "fetch", "XHR", "sendBeacon", "EventSource" */
+} sc__http_send;
+extern const char sc__sendlog_js[];
+
 /* The page's answer. */
 typedef struct sc__input_evidence {
   int have;         /* 0: no record (no paint log, blind, or it did not answer) */
@@ -31,6 +39,12 @@ typedef struct sc__input_evidence {
   long sends;       /* messages sent to open WebSockets or to workers, in all */
   size_t n;         /* the last n inputs (at most SC__INPUT_RING), oldest first */
   sc__input_event ev[SC__INPUT_RING];
+  /* HTTP sends: http_have 0 when the page has no whole record of them (the
+   * script is missing or a wrapper failed): then nobody can say that
+   * nothing left the page by HTTP */
+  int http_have;
+  size_t nhttp;     /* oldest first */
+  sc__http_send http[SC__HTTP_SENDS_RING];
 } sc__input_evidence;
 
 /* ev borrowed for the call. */

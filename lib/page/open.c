@@ -14,6 +14,7 @@
 #include "core/opts.h"
 #include "core/json.h"
 #include "core/debug.h"
+#include "inputlog.h"
 #include "paintlog.h"
 
 #define SC__CANVAS_POLL_MS 50.0
@@ -285,7 +286,13 @@ static void open_reply(int status, json_t *res, const char *errmsg, void *ud) {
   case OPEN_INSPECTOR:
     /* the paint log, before any script of the page's (paintlog_js.c) */
     op->state = OPEN_PAINTLOG;
-    rc = open_send(op, p->session_id, json_pack("{s:s}", "source", sc__paintlog_js));
+    {
+      /* and the HTTP sends' record after it (sendlog_js.c), one source */
+      char *src = sc__asprintf("%s\n%s", sc__paintlog_js, sc__sendlog_js);
+      rc = src ? open_send(op, p->session_id, json_pack("{s:s}", "source", src))
+               : sc__err(SC_ENOMEM, "page: out of memory");
+      sc__free(src);
+    }
     break;
   case OPEN_PAINTLOG:
     op->state = OPEN_NAVIGATE;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "cdp/loop.h"
 #include "core/core.h"
 #include "tab.h"
 #include "core/opts.h"
@@ -122,7 +123,11 @@ void sc__page_close_async(sc_page *p) {
 
 SC_EXTERN void sc_page_free(sc_page *p) {
   if (!p) return;
-  close_target(p, 1);
+  /* From inside a callback of the loop (the page's own, once it returns
+   * nothing of the page is touched) the close cannot be waited for: it is
+   * sent as the asynchronous close sends it. */
+  int busy = p->cl && sc__loop_running(sc__page_loop(p));
+  close_target(p, !busy);
   page_release(p);
 }
 

@@ -13,7 +13,12 @@
  * - it saw them all, but sent nothing after the last one for the step's
  *   timeout, although it had sent messages before it and a WebSocket it
  *   sent on is still open (a page that never sent, or whose connections
- *   closed, as when the server went away, says nothing: the application's).
+ *   closed, as when the server went away, says nothing: the application's),
+ *   and its record of HTTP sends (fetch, XHR, sendBeacon, a new
+ *   EventSource: sendlog_js.c) is whole and shows none after it either. A
+ *   request sent after the input is the input leaving the page ("... and
+ *   sent a request by fetch 2.3 ms after its mouseup"); no whole record of
+ *   them is "unknown", never a fault.
  * No record (no paint log, a blind one, a query that failed) leaves the
  * verdict as it was. The input is never sent again: a second click could
  * select, or toggle, twice. */
@@ -48,6 +53,14 @@ static size_t find(const sc__input_evidence *ev, size_t from, char k, sc_point a
     return i;
   }
   return ev->n;
+}
+
+/* The first HTTP send at or after `at` (run clock; both on the page's
+ * clock, mapped by one offset), NULL when none. */
+static const sc__http_send *http_after(const sc__input_evidence *ev, double at) {
+  for (size_t i = 0; ev->http_have && i < ev->nhttp; i++)
+    if (ev->http[i].at_ms >= at) return &ev->http[i];
+  return NULL;
 }
 
 int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
@@ -113,15 +126,25 @@ int sc__input_lost(const sc_action *a, double t0, double timeout_ms,
     return 0;
   }
   const sc__input_event *e = &ev->ev[last];
+  const sc__http_send *h = http_after(ev, e->at_ms);
   /* Not lost: what the page did say goes into the failure's message, so
    * a step the application ignored shows that the page took the gesture
-   * and when it handed a message on (to a socket or a worker). */
+   * and when it handed a message on (to a socket or a worker, or by HTTP). */
   if (e->sent_ms >= 0)
     snprintf(why, len, "the page saw %s and handed a message on %.1f ms after %s%s", took,
              e->sent_ms - e->at_ms, what, over);
+  else if (h)
+    snprintf(why, len, "the page saw %s and sent a request by %s %.1f ms after %s%s", took,
+             h->kind, h->at_ms - e->at_ms, what, over);
+  else if (!ev->http_have)
+    snprintf(why, len, "the page saw %s and handed no message to a socket or worker after %s%s; "
+             "whether it sent one by HTTP is unknown (no record of its fetch, XHR or sendBeacon)",
+             took, what, over);
   else
     snprintf(why, len, "the page saw %s and handed no message on after %s%s", took, what, over);
-  if (e->sent_ms >= 0 || !e->sent_before || ev->open_sockets <= 0) return 0;
+  /* (the HTTP ring keeps the newest sends: one after the input is in it) */
+  if (e->sent_ms >= 0 || h || !ev->http_have || !e->sent_before || ev->open_sockets <= 0)
+    return 0;
   if (ev->now_ms + ev->clock_err < t0 + timeout_ms) return 0; /* the timeout is not over */
   double quiet = ev->now_ms - e->at_ms;
   snprintf(why, len, "the page sent nothing in the %.0f ms after %s%s", quiet, what, over);

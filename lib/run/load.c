@@ -83,6 +83,7 @@ static int open_browsers(load *L, int nusers) {
   const sc_load_options *o = L->o;
   sc_browser_options bo = L->bo;
   bo.loop = L->loop;
+  if (!bo.cancel) bo.cancel = o->cancel; /* attaching too (a silent endpoint, a grid's se:cdp) */
   size_t want = browsers_wanted(o, nusers);
   if (!o->endpoints && !bo.executable && access(SC__HEADLESS_SHELL, X_OK) == 0)
     bo.executable = SC__HEADLESS_SHELL;

@@ -28,6 +28,7 @@ typedef struct muser {
   sc_run_result *rr; /* NULL once taken */
   int running;
   int graced;        /* an error waited once for a crash report */
+  uint64_t grace;    /* that wait's timer on the loop, 0 none */
   sc__runner_io io;  /* the page's (or the test's), under the runner's when watched */
 } muser;
 
@@ -75,7 +76,7 @@ static void user_done(sc__runner *r, void *ud);
 
 static void user_done_later(void *ud) {
   muser *u = ud;
-  u->r.timer = 0;
+  u->grace = 0;
   user_done(&u->r, u);
 }
 
@@ -88,8 +89,12 @@ static void user_done(sc__runner *r, void *ud) {
    * so the user's error names the crash. */
   if (u->r.rc < 0 && u->page && !u->graced && !sc__page_crashed(u->page)) {
     u->graced = 1;
-    u->r.timer = sc__loop_timer(u->m->loop, sc__now_ms() + SC__CRASH_GRACE_MS, user_done_later, u);
-    if (u->r.timer) return;
+    u->grace = sc__loop_timer(u->m->loop, sc__now_ms() + SC__CRASH_GRACE_MS, user_done_later, u);
+    if (u->grace) return;
+  }
+  if (u->grace) { /* ended again while it waited (never, since the runner ends once) */
+    sc__loop_cancel(u->m->loop, u->grace);
+    u->grace = 0;
   }
   if (u->page && sc__page_crashed(u->page) && u->rr->error && !strstr(u->rr->error, "crashed")) {
     char *e = sc__asprintf("page crashed (its renderer is gone): %s", u->rr->error);
@@ -458,14 +463,20 @@ SC_EXTERN int sc_multi_active(const sc_multi *m) { return m ? m->active : 0; }
 
 SC_EXTERN void sc_multi_free(sc_multi *m) {
   if (!m) return;
+  /* From inside a callback of the loop (the handle's own, or any other on
+   * the same loop) the users' last replies cannot be waited for, and the
+   * code that called back still holds the user: refuse, free nothing. */
+  if (m->loop && sc__loop_running(m->loop)) {
+    sc__err(SC_EBUSY, "sc_multi_free: called from inside a callback of the handle's loop: "
+                      "nothing freed (free it after the loop returns)");
+    return;
+  }
   /* Users still running have callbacks in flight that point at them: cancel
    * them and let the loop deliver those (every command has a deadline). */
   m->o.on_step = NULL;
   m->o.on_user_done = NULL;
   for (size_t i = 0; i < m->n; i++)
     if (m->u[i]->running) sc_multi_cancel(m, (int)i, "the handle was freed");
-  /* (From inside one of the loop's callbacks this cannot wait: documented
-   * as misuse in multi.h; stop rather than spin.) */
   while (m->active > 0)
     if (sc__loop_service(m->loop, 100) < 0) break;
   for (size_t i = 0; i < m->n; i++) {

@@ -122,6 +122,45 @@ void sc__shared_paints(sc__shared *sh, int u, const double *starts, int n, int l
   if (upto > x->upto) x->upto = upto;
 }
 
+/* No input of A's or B's in the w before t: a paint starting at t is no
+ * answer to a gesture of theirs. */
+static int no_gesture(const ring_user *A, const ring_user *B, double t, double w) {
+  return !any_in(A->in, A->nin, SC__SHARED_INPUTS, t - w, t) &&
+         !any_in(B->in, B->nin, SC__SHARED_INPUTS, t - w, t);
+}
+
+/* X's page started paints near t - P, t - 2P, ... t - SC__SHARED_TICKS P:
+ * how many of them followed no gesture (see no_gesture), or -1 when one
+ * is missing. */
+static int ticks(const ring_user *X, double t, double P, const ring_user *A, const ring_user *B,
+                 double w) {
+  int free = 0;
+  for (int k = 1; k <= SC__SHARED_TICKS; k++) {
+    double near = latest_in(X->st, X->nst, SC__SHARED_STARTS, t - k * P - SC__SHARED_TOL_MS,
+                            t - k * P + SC__SHARED_TOL_MS);
+    if (near < 0) return -1;
+    free += no_gesture(A, B, near, w);
+  }
+  return free;
+}
+
+/* A's paint start s and B's bs are ticks of one clock both pages follow
+ * (shared.h): some period P fits both, and one of their earlier ticks
+ * at least followed no gesture (a shared screen's answers to gestures
+ * taken at a steady pace all follow one). */
+static int one_clock(const ring_user *A, const ring_user *B, double s, double bs, double w) {
+  size_t k = A->nst < SC__SHARED_STARTS ? A->nst : SC__SHARED_STARTS;
+  for (size_t i = 0; i < k; i++) {
+    double t1 = A->st[(A->nst - 1 - i) % SC__SHARED_STARTS];
+    if (t1 < s - SC__SHARED_PERIOD_MAX_MS - SLACK_MS) break;
+    double P = s - t1;
+    if (P < SC__SHARED_PERIOD_MIN_MS || P > SC__SHARED_PERIOD_MAX_MS) continue;
+    int fa = ticks(A, s, P, A, B, w), fb = fa < 0 ? -1 : ticks(B, bs, P, A, B, w);
+    if (fa >= 0 && fb >= 0 && fa + fb > 0) return 1;
+  }
+  return 0;
+}
+
 static void judge_pair(sc__shared *sh, int a, int b) {
   ring_user *A = &sh->u[a], *B = &sh->u[b];
   pair *p = &sh->p[(size_t)a * (size_t)sh->cap + (size_t)b];
@@ -147,9 +186,11 @@ static void judge_pair(sc__shared *sh, int a, int b) {
     if (any_in(B->st, B->nst, SC__SHARED_STARTS, s - SC__SHARED_QUIET_MS,
                s - SC__SHARED_TOL_MS - EPS_MS))
       continue;
+    double bs = latest_in(B->st, B->nst, SC__SHARED_STARTS, s - SC__SHARED_TOL_MS,
+                          s + SC__SHARED_TOL_MS);
+    if (bs >= 0 && one_clock(A, B, s, bs, wa > wb ? wa : wb)) continue; /* a clock's tick */
     p->chances++;
-    if (any_in(B->st, B->nst, SC__SHARED_STARTS, s - SC__SHARED_TOL_MS, s + SC__SHARED_TOL_MS))
-      p->hits++;
+    if (bs >= 0) p->hits++;
   }
   p->judged = hi;
 }

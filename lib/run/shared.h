@@ -25,6 +25,18 @@
  * (a clock, a late tile), which lines up with A's response only by
  * chance; on a shared one nearly every chance is a hit.
  *
+ * Except a clock both pages follow: two separate pages that each repaint
+ * on the wall clock (a blink every 200 ms aligned to Date.now()) start a
+ * paint at the same moments whatever the users do, so A's first paint
+ * after its input meets one of B's every time. A chance whose paint start
+ * s is a tick on both pages is not counted (neither a chance nor a hit): A
+ * started paints near s - P, s - 2P and s - 3P (SC__SHARED_TICKS), B near
+ * its own start's less the same, for one period P in
+ * [SC__SHARED_PERIOD_MIN_MS, SC__SHARED_PERIOD_MAX_MS] (within
+ * SC__SHARED_TOL_MS), and at least one of those six came with no input of
+ * A's or B's in the window before it (paints independent of any gesture:
+ * a shared screen's answers to gestures at a steady pace all follow one).
+ *
  * Memory is bounded per user (rings of the latest inputs and paint
  * starts) plus one counter pair per ordered pair of users. No I/O, no
  * clock: every time is given (the run's monotonic ms). Not thread-safe
@@ -44,6 +56,11 @@
 #define SC__SHARED_QUIET_MS 150.0
 /* Two pages' paint starts this close are one update seen twice. */
 #define SC__SHARED_TOL_MS 20.0
+/* The periods of a clock both pages may follow, and the earlier ticks it
+ * is known by. */
+#define SC__SHARED_PERIOD_MIN_MS 50.0
+#define SC__SHARED_PERIOD_MAX_MS 2000.0
+#define SC__SHARED_TICKS 3
 /* Hits needed, and their least share of the chances. */
 #define SC__SHARED_MIN_HITS 5
 #define SC__SHARED_MIN_SHARE 0.5

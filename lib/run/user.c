@@ -26,6 +26,9 @@ int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r)) {
 
 /* The user is done: error (rc < 0) recorded on its own result, verdict. */
 static void end(sc__runner *r, int rc) {
+  /* Once: a cancel from inside on_step ends the user there, and the step
+   * that called on_step then moves on to next(), which sees the cancel. */
+  if (r->phase == SC__PH_DONE) return;
   sc_run_result *rr = r->rr;
   if (rc < 0 && !rr->error) rr->error = sc__strdup(sc_errmsg());
   if (rc < 0 && !r->rc) r->rc = rc;

@@ -60,4 +60,21 @@ for args in "--url $url -o nowhere b=1,1,20,20" "--url $url -o out b=1,1,20" "--
   if [ "$rc" -eq 2 ] && [ "$ms" -lt 1000 ]; then ok; else bad "cut $args: exit $rc after $ms ms"; cat err.txt; fi
 done
 
+# Issue 39 item 8, refused up front too (exit 2, one line, before any
+# browser): a name given twice (it overwrote the first template and printed
+# a duplicate key the loader refuses), and a template path that is a FIFO,
+# a folder, or a link to a device (refused only after the capture, exit 3).
+mkdir -p odd && mkfifo odd/fifo.png && mkdir odd/dir.png && ln -s /dev/null odd/dev.png
+for args in "-o out b=1,1,20,20 c=5,5,20,20 b=30,30,20,20" "-o odd fifo=1,1,20,20" \
+            "-o odd dir=1,1,20,20" "-o odd dev=1,1,20,20" "-o odd ok=1,1,20,20 dir=1,1,20,20"; do
+  start=$(date +%s%N)
+  # shellcheck disable=SC2086
+  timeout 20 "$cli" cut --url "$url" --allow-url-scheme file $args >out.txt 2>err.txt </dev/null
+  rc=$?
+  ms=$((($(date +%s%N) - start) / 1000000))
+  if [ "$rc" -eq 2 ] && [ "$ms" -lt 1000 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ ! -s out.txt ]; then ok; else
+    bad "cut $args: exit $rc after $ms ms"; cat err.txt; fi
+done
+[ ! -e odd/ok.png ] && [ -p odd/fifo.png ] && ok || bad "cut wrote before refusing"
+
 tally cut

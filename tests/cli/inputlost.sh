@@ -51,10 +51,33 @@ def read(c, n):
         if not d: raise EOFError
         b += d
     return b
+def http(c, h):
+    # a plain HTTP request (the ?http modes): logged as "http METHOD PATH BODY"
+    head, _, body = h.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    n = [int(l.split(b":", 1)[1]) for l in lines if l.lower().startswith(b"content-length:")]
+    while n and len(body) < n[0]:
+        d = c.recv(4096)
+        if not d: break
+        body += d
+    method, path = lines[0].split(b" ")[:2]
+    log.write("http %s %s %s\n" % (method.decode(), path.decode(), body.decode(errors="replace")))
+    if path == b"/events":  # an event stream: the headers, then nothing
+        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                  b"Access-Control-Allow-Origin: *\r\nCache-Control: no-cache\r\n\r\n")
+        try:
+            while c.recv(4096): pass
+        except OSError: pass
+    else:
+        c.sendall(b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 0\r\n"
+                  b"Connection: close\r\n\r\n")
+    c.close()
 def serve(c):
     h = b""
     while b"\r\n\r\n" not in h: h += c.recv(4096)
-    key = [l.split(b":", 1)[1].strip() for l in h.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key:")][0]
+    keys = [l.split(b":", 1)[1].strip() for l in h.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key:")]
+    if not keys: return http(c, h)
+    key = keys[0]
     acc = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
     c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
               b"Sec-WebSocket-Accept: " + acc + b"\r\n\r\n")
@@ -123,5 +146,20 @@ if [ "$rc" -eq 3 ] && [[ $reason == "input lost before it left the browser: the 
   ! grep -q "^mouse" "$tmp/cover.sink"; then ok; else
   bad "cover: exit $rc; $reason"; tail -3 "$tmp/cover.out" "$tmp/cover.err"
 fi
+
+# 6. ?http=...: the client sends its clicks by HTTP (fetch, XHR,
+#    sendBeacon, fetch beside an EventSource) and the app ignores them: the
+#    application's failure, exit 1, and the reason says the request left
+#    (issue 39 item 6; before: exit 3, "input lost before it left the
+#    browser", as the sockets were silent).
+for m in fetch xhr beacon es; do
+  run "http-$m" "&http=$m"
+  kind=$m
+  case $m in xhr) kind=XHR ;; beacon) kind=sendBeacon ;; es) kind=fetch ;; esac
+  if [ "$rc" -eq 1 ] && [[ $reason == "map unchanged after "*"; the page saw its mousedown and mouseup at "*" and sent a request by $kind "*" ms after its mouseup | fault False" ]] &&
+    grep -q "^http POST /input mouseup" "$tmp/http-$m.sink"; then ok; else
+    bad "http-$m: exit $rc; $reason"; tail -3 "$tmp/http-$m.out" "$tmp/http-$m.err"
+  fi
+done
 
 tally cli-inputlost

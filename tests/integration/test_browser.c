@@ -253,7 +253,7 @@ static void big_messages_and_cap(void **st) {
   json_decref(r);
 
   sc__client *small = NULL;
-  sc__client_options co = {1 << 20, 5000};
+  sc__client_options co = {1 << 20, 5000, NULL};
   assert_int_equal(sc__client_connect(&small, NULL, sc_browser_ws_url(b), &co), 0);
   sid = open_session(small); /* sessions belong to their connection */
   double t0 = sc__now_ms();

@@ -66,11 +66,30 @@ const char *cli_value(int argc, char **argv, int *i) {
   return argv[++*i];
 }
 
+/* Numbers are written plainly: the C library's readers also take leading
+ * white space, a '+', hex and "inf", so " -5" passed a check on s[0] and
+ * reached the library (issue 39 item 9). These say what a number may look
+ * like before any conversion: digits, and what each kind adds. */
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The digits at *p (at least one, at most 18: no overflow), moved past. */
+static int digits(const char **p) {
+  const char *s = *p;
+  while (is_digit(**p)) ++*p;
+  return *p > s && *p - s <= 18;
+}
+
+/* "[-]DIGITS" and nothing else (the '-' only when negative is allowed). */
+static int plain_int(const char *s, int negative) {
+  if (negative && *s == '-') s++;
+  return digits(&s) && !*s;
+}
+
 int cli_parse_int(int *v, const char *opt, const char *s, int min, int max) {
   char *end;
   errno = 0;
-  long x = strtol(s, &end, 10);
-  if (errno || end == s || *end || x < min || x > max) {
+  long x = plain_int(s, min < 0) ? strtol(s, &end, 10) : 0;
+  if (!plain_int(s, min < 0) || errno || x < min || x > max) {
     cli_err(EXIT_USAGE, "%s: '%s' is not a whole number from %d to %d", opt, s, min, max);
     return -1;
   }
@@ -81,12 +100,14 @@ int cli_parse_int(int *v, const char *opt, const char *s, int min, int max) {
 int cli_parse_bytes(long long *v, const char *opt, const char *s) {
   if (!strcmp(s, "all")) return *v = LLONG_MAX, 0;
   if (!strcmp(s, "failures")) return *v = 0, 0;
-  char *end;
+  char *end = NULL;
+  const char *d = s;
+  int ok = digits(&d); /* DIGITS[K|M|G]: no sign, no space */
   errno = 0;
-  long long x = strtoll(s, &end, 10);
-  long long unit = !strcmp(end, "K") ? 1LL << 10 : !strcmp(end, "M") ? 1LL << 20
-                   : !strcmp(end, "G") ? 1LL << 30 : *end ? 0 : 1;
-  if (errno || end == s || s[0] == '-' || !unit || x > LLONG_MAX / unit) {
+  long long x = ok ? strtoll(s, &end, 10) : 0;
+  long long unit = !ok ? 0 : !strcmp(d, "K") ? 1LL << 10 : !strcmp(d, "M") ? 1LL << 20
+                   : !strcmp(d, "G") ? 1LL << 30 : *d ? 0 : 1;
+  if (!ok || errno || end != d || !unit || x > LLONG_MAX / unit) {
     cli_err(EXIT_USAGE, "%s: '%s' is not a size (bytes, or with K, M or G), all or failures",
             opt, s);
     return -1;
@@ -95,10 +116,21 @@ int cli_parse_bytes(long long *v, const char *opt, const char *s) {
   return 0;
 }
 
+/* DIGITS then `sep` (or the end when sep is 0) into *v (< 2^31). */
+static int field(const char **p, char sep, int *v) {
+  const char *s = *p;
+  if (!digits(p)) return 0;
+  long long x = strtoll(s, NULL, 10);
+  if (x > 2147483647LL) return 0;
+  *v = (int)x;
+  if (sep) return **p == sep ? (++*p, 1) : 0;
+  return **p == '\0';
+}
+
 int cli_parse_rect(sc_rect *r, const char *opt, const char *s) {
-  int n = 0;
-  if (sscanf(s, "%d,%d,%d,%d%n", &r->x, &r->y, &r->w, &r->h, &n) != 4 || s[n] || r->w <= 0 ||
-      r->h <= 0 || r->x < 0 || r->y < 0) {
+  const char *p = s;
+  if (!field(&p, ',', &r->x) || !field(&p, ',', &r->y) || !field(&p, ',', &r->w) ||
+      !field(&p, 0, &r->h) || r->w <= 0 || r->h <= 0) {
     cli_err(EXIT_USAGE, "%s: '%s' is not x,y,w,h (w and h > 0)", opt, s);
     return -1;
   }
@@ -106,8 +138,8 @@ int cli_parse_rect(sc_rect *r, const char *opt, const char *s) {
 }
 
 int cli_parse_size(int *w, int *h, const char *opt, const char *s) {
-  int n = 0;
-  if (sscanf(s, "%dx%d%n", w, h, &n) != 2 || s[n] || *w <= 0 || *h <= 0 || *w > 16384 ||
+  const char *p = s;
+  if (!field(&p, 'x', w) || !field(&p, 0, h) || *w <= 0 || *h <= 0 || *w > 16384 ||
       *h > 16384) {
     cli_err(EXIT_USAGE, "%s: '%s' is not WIDTHxHEIGHT", opt, s);
     return -1;
@@ -117,7 +149,8 @@ int cli_parse_size(int *w, int *h, const char *opt, const char *s) {
 
 int cli_parse_rgb(uint32_t *rgb, const char *opt, const char *s) {
   char *end;
-  if (strlen(s) != 6 || (*rgb = (uint32_t)strtoul(s, &end, 16), *end)) {
+  if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6 ||
+      (*rgb = (uint32_t)strtoul(s, &end, 16), *end)) {
     cli_err(EXIT_USAGE, "%s: '%s' is not a colour RRGGBB", opt, s);
     return -1;
   }
@@ -140,9 +173,13 @@ int cli_parse_keep(long *rgb, int *tol, const char *opt, const char *s) {
 }
 
 int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s) {
+  /* DIGITS[.DIGITS] or .DIGITS: no sign, space, exponent, hex or inf */
+  const char *p = s;
+  int whole = digits(&p), dot = *p == '.', frac = dot ? (++p, digits(&p)) : 0;
+  int plain = !*p && (dot ? frac : whole);
   char *end = NULL;
-  double v = strtod(s, &end);
-  if (!end || end == s || *end || !(v >= min_s) || v > 1e7)
+  double v = plain ? strtod(s, &end) : 0;
+  if (!plain || !end || *end || !(v >= min_s) || v > 1e7)
     return cli_err(EXIT_USAGE, "%s: '%s' is not a number of seconds >= %g", opt, s, min_s), -1;
   *ms = v * 1000.0;
   return 0;

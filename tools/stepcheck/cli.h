@@ -39,6 +39,18 @@ int cli_parse_bytes(long long *v, const char *opt, const char *s);
 /* Seconds (fractions allowed, >= min_s) into milliseconds. */
 int cli_parse_seconds(double *ms, const char *opt, const char *s, double min_s);
 
+/* One template of `stepcheck cut` (cut_args.c): NAME=x,y,w,h[:RRGGBB[,TOL]],
+ * the name of letters, digits, _ and - (at most 63), keep_rgb the
+ * --keep given so far unless the argument names its own. 0, or -1 with an
+ * error printed. */
+typedef struct cli_cut {
+  char name[64];
+  sc_rect r;
+  long keep_rgb; /* -1: keep every pixel */
+  int keep_tol;
+} cli_cut;
+int cli_parse_cut(cli_cut *c, const char *arg, long keep_rgb, int keep_tol);
+
 /* What `stepcheck run` was asked for (cmd_run.c parses; cmd_load.c runs
  * many users). */
 #define CLI_MAX_BROWSERS 64

@@ -12,45 +12,7 @@
 
 #define CUT_MAX 64
 
-typedef struct cut {
-  char name[64];
-  sc_rect r;
-  long keep_rgb; /* -1: keep every pixel */
-  int keep_tol;
-} cut;
-
-static int name_ok(const char *s, size_t n) {
-  if (n == 0 || n >= 64) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (!(s[i] == '_' || s[i] == '-' || (s[i] >= '0' && s[i] <= '9') ||
-          (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-      return 0;
-  return 1;
-}
-
-/* NAME=x,y,w,h[:RRGGBB[,TOL]]; the --keep given so far is the default. */
-static int parse_cut(cut *c, const char *arg, long keep_rgb, int keep_tol) {
-  const char *eq = strchr(arg, '=');
-  if (!eq || !name_ok(arg, (size_t)(eq - arg))) {
-    cli_err(EXIT_USAGE, "cut: '%s' is not NAME=x,y,w,h (a name of letters, digits, _ and -)", arg);
-    return -1;
-  }
-  memcpy(c->name, arg, (size_t)(eq - arg));
-  c->name[eq - arg] = '\0';
-  char rect[64];
-  const char *colon = strchr(eq + 1, ':');
-  size_t n = colon ? (size_t)(colon - eq - 1) : strlen(eq + 1);
-  if (n >= sizeof rect) {
-    cli_err(EXIT_USAGE, "cut: '%s': the rectangle is too long", arg);
-    return -1;
-  }
-  memcpy(rect, eq + 1, n);
-  rect[n] = '\0';
-  if (cli_parse_rect(&c->r, c->name, rect) < 0) return -1;
-  c->keep_rgb = keep_rgb, c->keep_tol = keep_tol;
-  if (colon && cli_parse_keep(&c->keep_rgb, &c->keep_tol, c->name, colon + 1) < 0) return -1;
-  return 0;
-}
+typedef cli_cut cut;
 
 /* Cut one, save it, check it on the capture; prints its status on stderr.
  * 0 found once, 1 not, minus an exit code with an error printed. */
@@ -134,7 +96,7 @@ int cmd_cut(int argc, char **argv) {
       return cli_err(EXIT_USAGE, "cut: unknown option '%s'", a);
     } else if (strchr(a, '=')) {
       if (ncuts == CUT_MAX) return cli_err(EXIT_USAGE, "cut: at most %d templates at once", CUT_MAX);
-      if (parse_cut(&cuts[ncuts], a, keep_rgb, keep_tol) < 0) return EXIT_USAGE;
+      if (cli_parse_cut(&cuts[ncuts], a, keep_rgb, keep_tol) < 0) return EXIT_USAGE;
       ncuts++;
     } else if (!path) {
       path = a;
@@ -149,6 +111,20 @@ int cmd_cut(int argc, char **argv) {
   struct stat st;
   if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) /* before any browser starts */
     return cli_err(EXIT_USAGE, "cut: -o %s: not a directory", dir);
+  /* Every template's file, before any browser starts: a name given twice
+   * would overwrite its first template and print a duplicate key the
+   * loader refuses; a path that is a FIFO, a folder or a device would be
+   * refused only after the capture (exit 3). */
+  char file[4096];
+  for (int i = 0; i < ncuts; i++) {
+    for (int j = 0; j < i; j++)
+      if (!strcmp(cuts[i].name, cuts[j].name))
+        return cli_err(EXIT_USAGE, "cut: the name %s is given twice (one template, one locator "
+                                   "per name)", cuts[i].name);
+    if ((size_t)snprintf(file, sizeof file, "%s/%s.png", dir, cuts[i].name) >= sizeof file)
+      return cli_err(EXIT_USAGE, "cut: %s/%s.png: path too long", dir, cuts[i].name);
+    if (cli_check_output("cut", cuts[i].name, file) < 0) return EXIT_USAGE;
+  }
   sc_scenario *s = NULL;
   int rc;
   if (path) {
@@ -171,7 +147,6 @@ int cmd_cut(int argc, char **argv) {
   }
   sc_page_free(p);
   sc_browser_free(b);
-  char file[4096];
   int unsure = 0;
   if (guest) {
     printf("{\n");

@@ -93,6 +93,7 @@ static int grid_begin(grid *gr, const cli_run_args *a) {
                                "--users-per-browser)", want, CLI_MAX_BROWSERS);
   sc_grid_options go = SC_GRID_OPTIONS_INIT;
   go.allow_remote = a->allow_remote;
+  go.cancel = &g_cancel; /* a grid that never answers lets go of us at a signal */
   /* A node on this machine runs as we do: as root Chromium needs it. */
   static const char *const root_args[] = {"--no-sandbox", NULL};
   if (geteuid() == 0 && !a->allow_remote) go.extra_args = root_args;

@@ -64,6 +64,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   int rc;
   sc_browser_options bo = SC_BROWSER_OPTIONS_INIT;
   bo.allow_remote = a->allow_remote;
+  bo.cancel = &g_stop; /* an endpoint that never answers lets go of us at a signal */
   if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], &bo)) < 0)
     return cli_browser_err(rc, "attach");
   progress pr = {isatty(2), a->quiet, 0, 0};

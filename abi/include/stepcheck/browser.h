@@ -34,11 +34,18 @@ typedef struct sc_browser_options {
    * than loopback. DevTools has no authentication: whoever reaches the port
    * controls the browser, so only on a private network (docs/scaling.md). */
   int allow_remote;
+  /** (version 4) Non-zero (e.g. set from a signal handler): every wait of
+   * the launch or attach on the network or the browser (the DevTools port,
+   * /json/version, the websocket handshake, the first command) ends within
+   * 200 ms with SC_ECANCELED "... interrupted". Only the launch or attach
+   * looks at it. Borrowed; NULL = never. */
+  volatile int *cancel;
 } sc_browser_options;
-/* Versions 1 to 3 are accepted (1 ends before loop, 2 before allow_remote). */
-#define SC_BROWSER_OPTIONS_VERSION 3
+/* Versions 1 to 4 are accepted (1 ends before loop, 2 before allow_remote,
+ * 3 after it). */
+#define SC_BROWSER_OPTIONS_VERSION 4
 #define SC_BROWSER_OPTIONS_INIT \
-  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL, 0}
+  {SC_BROWSER_OPTIONS_VERSION, NULL, NULL, 20000.0, 30000.0, (size_t)64 << 20, 0, NULL, 0, NULL}
 /**
  * Fill *opts with the defaults of sc_browser_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.
@@ -53,7 +60,8 @@ SC_EXTERN int sc_browser_options_init(sc_browser_options *opts, unsigned version
  * the profile directory.
  * @param out   the new browser, the caller's (sc_browser_free).
  * @param opts  NULL for SC_BROWSER_OPTIONS_INIT.
- * @return 0, SC_ELAUNCH, SC_ETIMEDOUT, ...; sc_errmsg() has the detail.
+ * @return 0, SC_ELAUNCH, SC_ETIMEDOUT, SC_ECANCELED (opts->cancel), ...;
+ *         sc_errmsg() has the detail.
  */
 SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts);
 
@@ -69,7 +77,8 @@ SC_EXTERN int sc_browser_launch(sc_browser **out, const sc_browser_options *opts
  * @param opts      NULL for SC_BROWSER_OPTIONS_INIT (launch_timeout_ms bounds
  *                  the whole attach).
  * @return 0, SC_EINVAL (bad URL, not loopback), SC_EIO (refused),
- *         SC_ETIMEDOUT, ...; sc_errmsg() has the detail.
+ *         SC_ETIMEDOUT, SC_ECANCELED (opts->cancel set while it waited),
+ *         ...; sc_errmsg() has the detail.
  */
 SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
                                  const sc_browser_options *opts);
@@ -78,7 +87,10 @@ SC_EXTERN int sc_browser_connect(sc_browser **out, const char *endpoint,
  * Close the pages still open on b (each page's target is closed; the page
  * object stays the caller's: its calls answer SC_ECLOSED and sc_page_free
  * still frees it), stop a launched browser by pid, remove its profile.
- * Free multi handles that use b first. NULL is fine.
+ * Free multi handles that use b first. NULL is fine. From inside a
+ * callback of b's loop (an on_step, a sc_page_done_cb) it frees nothing
+ * and sets sc_errmsg() to an SC_EBUSY message: the loop is still using the
+ * connection; free b after the loop returned.
  */
 SC_EXTERN void sc_browser_free(sc_browser *b);
 

@@ -32,9 +32,16 @@ typedef struct sc_grid_options {
    * reaches the grid or its CDP websocket controls the browsers: only on a
    * private network or through a tunnel (docs/scaling.md). */
   int allow_remote;
+  /** (version 2) Non-zero (e.g. set from a signal handler): a session being
+   * created stops waiting for the grid within 200 ms, SC_ECANCELED "grid
+   * URL: interrupted" (the grid may still make the session it was asked
+   * for). Deleting a session does not look at it: it runs on the way out of
+   * an interrupted run, at most 15 s. Borrowed; NULL = never. */
+  volatile int *cancel;
 } sc_grid_options;
-#define SC_GRID_OPTIONS_VERSION 1
-#define SC_GRID_OPTIONS_INIT {SC_GRID_OPTIONS_VERSION, SC_GRID_TIMEOUT_MS, NULL, NULL, 0}
+/* Versions 1 and 2 are accepted (1 ends after allow_remote). */
+#define SC_GRID_OPTIONS_VERSION 2
+#define SC_GRID_OPTIONS_INIT {SC_GRID_OPTIONS_VERSION, SC_GRID_TIMEOUT_MS, NULL, NULL, 0, NULL}
 /**
  * Fill *opts with the defaults of sc_grid_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.
@@ -55,7 +62,8 @@ SC_EXTERN int sc_grid_options_init(sc_grid_options *opts, unsigned version);
  * @return 0, SC_EINVAL (bad URL or options, not loopback), SC_EIO (grid not
  *         reachable), SC_ETIMEDOUT, SC_EPROTO (the grid refused: status and its
  *         message; or a reply without sessionId or se:cdp, in which case the
- *         session it did create is deleted again), SC_ENOMEM. sc_errmsg()
+ *         session it did create is deleted again), SC_ECANCELED (opts->cancel
+ *         was set while it waited), SC_ENOMEM. sc_errmsg()
  *         names the grid URL and what was wrong, on one line.
  */
 SC_EXTERN int sc_grid_session_new(sc_grid_session **out, const char *grid_url,

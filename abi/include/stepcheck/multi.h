@@ -68,14 +68,19 @@ SC_EXTERN int sc_multi_add(sc_multi *m, sc_browser *b, const char *url, const ch
 
 /**
  * Drive every user for up to timeout_ms (0: handle what is ready and
- * return). Returns early when a user finished.
+ * return). Returns early when a user finished. SC_EBUSY from inside a
+ * callback of the loop (it would run the loop that is running it).
  * @return the number of users still running (0: all done), or a negative
  *         sc_error when the loop itself failed.
  */
 SC_EXTERN int sc_multi_perform(sc_multi *m, double timeout_ms);
 
 /** Stop user i at the next safe point (its current step is not judged): it
- * finishes with error "canceled: WHY". Out-of-range i is SC_EINVAL. */
+ * finishes with error "canceled: WHY". Out-of-range i is SC_EINVAL; a user
+ * that already ended, 0. Safe from inside every callback of the loop (its
+ * own on_step or on_user_done, another user's, a page's): on_user_done
+ * fires later, or at once for a user whose page is still opening, never
+ * twice. */
 SC_EXTERN int sc_multi_cancel(sc_multi *m, int i, const char *why);
 
 /** Number of users added. */
@@ -88,12 +93,16 @@ SC_EXTERN int sc_multi_running(const sc_multi *m, size_t i);
  *  of a host that runs the loop itself (sc_loop_step). */
 SC_EXTERN int sc_multi_active(const sc_multi *m);
 /** Take user i's result out of the handle (the caller's, sc_run_result_free);
- * only once it finished, else NULL. */
+ * only once it finished, else NULL. Also from inside that user's
+ * on_user_done (the result is the callback's `user`; the handle does not
+ * touch it once taken). sc_multi_add works from inside the callbacks too. */
 SC_EXTERN sc_run_result *sc_multi_take(sc_multi *m, size_t i);
 
 /** Close every page and free the handle (results not taken are freed). NULL
- *  is fine. Not from inside one of the loop's callbacks (it waits for the
- *  users' last commands on the loop). */
+ *  is fine. It waits for the users' last commands on the loop, so from
+ *  inside one of the loop's callbacks it frees nothing and sets sc_errmsg()
+ *  to an SC_EBUSY message ("sc_multi_free: called from inside a callback
+ *  ..."): free the handle after the loop returned. */
 SC_EXTERN void sc_multi_free(sc_multi *m);
 
 #ifdef __cplusplus

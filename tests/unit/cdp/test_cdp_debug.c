@@ -25,7 +25,7 @@ static char *trace_of_one_call(void) {
   assert_int_equal(pipe(cmd), 0);
   assert_int_equal(pipe(out), 0);
   sc__client *cl = NULL;
-  sc__client_options o = {0, 0};
+  sc__client_options o = {0, 0, NULL};
   assert_int_equal(sc__client_connect_pipe(&cl, NULL, out[0], cmd[1], &o), 0);
   (void)sc__client_call(cl, NULL, "Browser.getVersion", NULL, 50, NULL);
   sc__client_free(cl);

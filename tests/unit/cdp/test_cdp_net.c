@@ -11,6 +11,9 @@
 #include "core/core.h"
 #include "testutil.h"
 
+#include <signal.h>
+#include <sys/time.h>
+
 /* A listening socket that never accepts: the kernel completes the TCP
  * handshake, then nothing is ever said. */
 static int silent_listener(int *port) {
@@ -54,13 +57,63 @@ static void http_timeout_and_refused(void **st) {
                    SC_EINVAL);
 }
 
+/* A signal during a wait on a peer that never answers (issue 39 item 5):
+ * the flag it sets ends the wait within 200 ms, not at the deadline. */
+static volatile int g_cancel;
+static void on_alarm(int sig) {
+  (void)sig;
+  g_cancel = 1;
+}
+
+static double canceled_after(int (*wait)(const char *url), const char *url) {
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, &old);
+  g_cancel = 0;
+  struct itimerval it = {{0, 0}, {0, 300000}}; /* 300 ms */
+  setitimer(ITIMER_REAL, &it, NULL);
+  double t0 = sc__now_ms();
+  assert_int_equal(wait(url), SC_ECANCELED);
+  double took = sc__now_ms() - t0;
+  sigaction(SIGALRM, &old, NULL);
+  assert_non_null(strstr(sc_errmsg(), "interrupted"));
+  return took;
+}
+
+static int http_wait(const char *url) {
+  char *body = NULL;
+  return sc__http_request_cancel(NULL, &body, "POST", url, "{}", 0, 20000, &g_cancel);
+}
+
+static int ws_wait(const char *url) {
+  sc__client *cl = NULL;
+  sc__client_options o = {0, 20000, &g_cancel};
+  int rc = sc__client_connect(&cl, NULL, url, &o);
+  assert_null(cl);
+  return rc;
+}
+
+static void a_signal_ends_a_silent_wait(void **st) {
+  (void)st;
+  int port, fd = silent_listener(&port);
+  char url[128];
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/session", port);
+  double took = canceled_after(http_wait, url);
+  if (took < 290 || took > 600) fail_msg("http: canceled after %.0f ms (signal at 300)", took);
+  snprintf(url, sizeof url, "ws://127.0.0.1:%d/devtools/browser/x", port);
+  took = canceled_after(ws_wait, url);
+  if (took < 290 || took > 600) fail_msg("ws: canceled after %.0f ms (signal at 300)", took);
+  close(fd);
+}
+
 static void ws_timeout_and_refused(void **st) {
   (void)st;
   int port, fd = silent_listener(&port);
   char url[128];
   snprintf(url, sizeof url, "ws://127.0.0.1:%d/devtools/browser/x", port);
   sc__client *cl = (sc__client *)1;
-  sc__client_options o = {0, 300};
+  sc__client_options o = {0, 300, NULL};
   double t0 = sc__now_ms();
   assert_int_equal(sc__client_connect(&cl, NULL, url, &o), SC_ETIMEDOUT);
   double took = sc__now_ms() - t0;
@@ -77,6 +130,7 @@ static void ws_timeout_and_refused(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(http_timeout_and_refused),
+      cmocka_unit_test(a_signal_ends_a_silent_wait),
       cmocka_unit_test(ws_timeout_and_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,7 @@ static void fake_open(fake *f, size_t max) {
   assert_int_equal(pipe(out), 0);
   f->cmd_r = cmd[0];
   f->out_w = out[1];
-  sc__client_options o = {max, 0};
+  sc__client_options o = {max, 0, NULL};
   assert_int_equal(sc__client_connect_pipe(&f->cl, NULL, out[0], cmd[1], &o), 0);
 }
 

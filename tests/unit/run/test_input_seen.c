@@ -17,7 +17,13 @@ static void ev_reset(void) {
   g_e.clock_err = 0.5;
   g_e.open_sockets = 1;
   g_e.sends = 10;
+  g_e.http_have = 1; /* a whole record of HTTP sends, none yet */
   g_why[0] = '\0';
+}
+static void http_add(double at, const char *kind) {
+  g_e.http[g_e.nhttp].at_ms = at;
+  snprintf(g_e.http[g_e.nhttp].kind, sizeof g_e.http[0].kind, "%s", kind);
+  g_e.nhttp++;
 }
 static void ev_add(char kind, double at, double x, double y, int dir, double sent) {
   g_e.ev[g_e.n++] = (sc__input_event){kind, at, x, y, dir, sent, 1, ""};
@@ -113,6 +119,36 @@ static void silence_says_nothing_without_a_live_sender(void **st) {
   g_e.ev[1].sent_before = 1;
   g_e.now_ms = 1300; /* asked before the timeout was over */
   assert_int_equal(lost(&k_click), 0);
+}
+
+/* A client that sends its input by HTTP (issue 39 item 6): a request
+ * after the input is the input leaving the page, whatever the sockets say;
+ * no whole record of HTTP sends is "unknown", never a fault. */
+static void a_click_sent_by_http_is_not_lost(void **st) {
+  (void)st;
+  const char *kinds[] = {"fetch", "XHR", "sendBeacon", "EventSource"};
+  for (int k = 0; k < 4; k++) {
+    ev_reset();
+    ev_add('d', 1002, 20.5, 20.5, 0, -1);
+    ev_add('u', 1003, 20.5, 20.5, 0, -1);
+    http_add(900, "fetch"); /* an earlier step's request is not it */
+    assert_int_equal(lost(&k_click), 1);
+    http_add(1003.5, kinds[k]);
+    assert_int_equal(lost(&k_click), 0);
+    char want[200];
+    snprintf(want, sizeof want, "the page saw its mousedown and mouseup at (20,20) and sent a "
+             "request by %s 0.5 ms after its mouseup", kinds[k]);
+    assert_string_equal(g_why, want);
+  }
+  /* no record of HTTP sends (the script missing, a wrapper refused): unknown */
+  ev_reset();
+  ev_add('d', 1002, 20.5, 20.5, 0, -1);
+  ev_add('u', 1003, 20.5, 20.5, 0, -1);
+  g_e.http_have = 0;
+  assert_int_equal(lost(&k_click), 0);
+  assert_string_equal(g_why, "the page saw its mousedown and mouseup at (20,20) and handed no "
+                             "message to a socket or worker after its mouseup; whether it sent "
+                             "one by HTTP is unknown (no record of its fetch, XHR or sendBeacon)");
 }
 
 static void no_record_leaves_the_verdict(void **st) {
@@ -253,6 +289,7 @@ int main(void) {
       cmocka_unit_test(a_mousedown_without_its_mouseup_is_lost),
       cmocka_unit_test(a_click_seen_but_not_sent_is_lost),
       cmocka_unit_test(silence_says_nothing_without_a_live_sender),
+      cmocka_unit_test(a_click_sent_by_http_is_not_lost),
       cmocka_unit_test(no_record_leaves_the_verdict),
       cmocka_unit_test(wheel_notches_are_seen_in_their_direction),
       cmocka_unit_test(keys_and_moves),

@@ -129,6 +129,57 @@ static void chance_coincidences_are_not(void **st) {
   assert_int_equal(chances, 23); /* 3100 and 6100: the clock had painted 100 ms before */
 }
 
+/* Issue 39 item 7: two separate pages that each blink on the wall clock
+ * (a paint start every 200 ms, at multiples of 200 ms of Date.now(), a few
+ * ms of frame jitter apiece) while the users' clicks change nothing: each
+ * user's first paint after its click is a tick, and so is the other page's
+ * paint then. Both pages' ticks, gesture-free, are no chance: not suspect
+ * (before: every click a chance and a hit, suspect after 5). */
+static void one_wall_clock_on_two_pages_is_not(void **st) {
+  (void)st;
+  log_at(0, -1, 0);
+  log_at(1, -1, 0);
+  for (int k = 1; k <= 60; k++) {
+    double tick = 200.0 * k;
+    /* clicks at phases a tick does not explain: user 0 now and then, user
+     * 1 at other times (each at most one per 600 ms) */
+    if (k % 3 == 0) sc__shared_input(g, 0, tick - 130 + (k % 7));
+    if (k % 3 == 1 && k > 1) sc__shared_input(g, 1, tick - 110 - (k % 5));
+    log_at(0, tick + (k % 4), tick + 30);
+    log_at(1, tick + 5 - (k % 3), tick + 30);
+  }
+  int a, hits, chances;
+  /* (the first click comes before the clock has ticked three times: one
+   * chance, one hit, for each) */
+  assert_false(suspect(1, &a, &hits, &chances));
+  assert_true(hits <= 1);
+  assert_false(suspect(0, &a, &hits, &chances));
+  assert_true(hits <= 1);
+}
+
+/* The same clock on a screen the users share (a blinking cursor on one
+ * VNC display): the gestures' answers, which follow inputs, are still
+ * matched, and the pair is found as without the clock. */
+static void a_shared_screen_with_a_clock_is_found(void **st) {
+  (void)st;
+  log_at(0, -1, 0);
+  log_at(1, -1, 0);
+  for (int i = 0; i < 8; i++) {
+    double t = 1000 + 1000 * i;
+    for (int k = 0; k < 5; k++) { /* the cursor's ticks, both pages */
+      double tick = t + 200.0 * k - 330;
+      log_at(0, tick, tick + 20);
+      log_at(1, tick + 2, tick + 20);
+    }
+    shared_gesture(0, 1, t + 37, 8, 3);
+  }
+  int a, hits, chances;
+  assert_true(suspect(1, &a, &hits, &chances));
+  assert_int_equal(a, 0);
+  assert_int_equal(hits, 8); /* every gesture, as without the clock */
+  assert_int_equal(chances, 8);
+}
+
 /* Sabotage of "not still answering": a page answers its own input in
  * bursts (JOSM through noVNC: paint starts 100, 140, 180 and 220 ms after
  * it, the last ones past SC__SHARED_CAUSE_MS), and user 0's answer
@@ -218,7 +269,9 @@ static void growing_keeps_counts(void **st) {
   sc__shared_judge(g);
   assert_int_equal(sc__shared_grow(g, 9), 0);
   int a, hits, chances;
-  assert_true(suspect(1, &a, &hits, &chances));
+  int sus = suspect(1, &a, &hits, &chances);
+  fprintf(stderr, "DEBUG shared clock: sus %d a %d hits %d chances %d\n", sus, a, hits, chances);
+  assert_true(sus);
   assert_int_equal(a, 0);
   assert_int_equal(hits, 5);
   assert_false(suspect(8, &a, &hits, &chances));
@@ -232,6 +285,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(a_busy_user_gives_no_chance, setup, teardown),
       cmocka_unit_test_setup_teardown(chance_coincidences_are_not, setup, teardown),
       cmocka_unit_test_setup_teardown(a_page_still_answering_gives_no_chance, setup, teardown),
+      cmocka_unit_test_setup_teardown(one_wall_clock_on_two_pages_is_not, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_shared_screen_with_a_clock_is_found, setup, teardown),
       cmocka_unit_test_setup_teardown(a_slow_page_learns_its_window, setup, teardown),
       cmocka_unit_test_setup_teardown(coverage, setup, teardown),
       cmocka_unit_test_setup_teardown(growing_keeps_counts, setup, teardown),
