@@ -96,7 +96,7 @@ if ! declare -F profile_option >/dev/null; then
       case "$r" in
         title:?*|log:?*)
           re=${r#*:}
-          grep -Eq -- "$re" < /dev/null; [ $? != 2 ] || bad_arg "--ready $r: not a valid extended regular expression" ;;
+          grep -Eq -- "$re" < /dev/null 2>/dev/null; [ $? != 2 ] || bad_arg "--ready $r: not a valid extended regular expression" ;;
         still:*)
           [[ "${r#still:}" =~ ^[0-9]{1,6}$ ]] && [ "${r#still:}" -ge 100 ] && [ "${r#still:}" -le 600000 ] ||
             bad_arg "--ready still:MS wants 100..600000 ms (got '$r')" ;;
