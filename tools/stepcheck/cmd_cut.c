@@ -155,6 +155,10 @@ int cmd_cut(int argc, char **argv) {
     if ((rc = sc_scenario_load(&s, path)) < 0) return cli_input_err(rc, "cut");
     sc_run_page_options(&po, s);
     if (!url) url = sc_scenario_url(s);
+    if (!url) {
+      sc_scenario_free(s);
+      return cli_err(EXIT_USAGE, "cut: no URL to open: the scenario has no \"url\" and no --url was given");
+    }
   }
   sc_browser *b = NULL;
   sc_page *p = NULL;

@@ -238,6 +238,10 @@ int cmd_run(int argc, char **argv) {
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, a.path);
   if (rc < 0) return cli_input_err(rc, "scenario");
+  if (!a.url && !sc_scenario_url(s)) {
+    sc_scenario_free(s);
+    return cli_err(EXIT_USAGE, "run: no URL to open: the scenario has no \"url\" and no --url was given");
+  }
   if ((a.rest && sc_scenario_set_rest(s, a.rest == 2 ? "pairs" : "paint-log") < 0) ||
       (a.canvas && sc_scenario_set_canvas(s, a.canvas) < 0)) {
     sc_scenario_free(s);
