@@ -36,7 +36,30 @@ static void on_stop(int sig) {
 
 typedef struct progress {
   int tty, quiet, passes, fails;
+  const sc_scenario *s; /* borrowed: the steps' timeouts */
 } progress;
+
+/* The time column of a progress line: a pass's verified time; a failure's
+ * time until its verdict, as the reports count it (include/stepcheck/
+ * report.h, "Elapsed"): its judging timeout, never less than its gesture
+ * or first change; what it ran when a fault cut it off. */
+static double shown_ms(const progress *p, const sc_step_result *r) {
+  if (r->passed) return r->verified_ms;
+  if (r->fault) return r->ran_ms > 0 ? r->ran_ms : 0;
+  double t = 0;
+  size_t n = r->setup ? sc_scenario_nsetup(p->s) : sc_scenario_nsteps(p->s);
+  for (size_t i = 0; i < n; i++) {
+    const sc_step *st = r->setup ? sc_scenario_setup_step(p->s, i) : sc_scenario_step(p->s, i);
+    const char *id = sc_step_id(st);
+    if (id && r->step_id && !strcmp(id, r->step_id)) {
+      t = sc_step_timeout_ms(st);
+      break;
+    }
+  }
+  if (r->gesture_ms > t) t = r->gesture_ms;
+  if (r->first_change_ms > t) t = r->first_change_ms;
+  return t;
+}
 
 static void on_step(const sc_step_result *r, int cycles, void *ud) {
   progress *p = ud;
@@ -53,7 +76,7 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
             id, p->passes, p->fails);
   } else {
     fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, id,
-            r->passed ? "PASS" : "FAIL", r->passed ? r->verified_ms : r->gesture_ms,
+            r->passed ? "PASS" : "FAIL", shown_ms(p, r),
             r->passed ? "" : ": ", why);
   }
   fflush(stderr);
@@ -66,7 +89,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   bo.allow_remote = a->allow_remote;
   if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], &bo)) < 0)
     return cli_browser_err(rc, "attach");
-  progress pr = {isatty(2), a->quiet, 0, 0};
+  progress pr = {isatty(2), a->quiet, 0, 0, s};
   sc_run_options o = SC_RUN_OPTIONS_INIT;
   o.url = a->url;
   o.cycles = a->cycles;
