@@ -95,6 +95,7 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   o.cycles = a->cycles;
   o.report_dir = a->report;
   o.pass_frames_bytes = a->frames;
+  o.pass_frames_guest = a->frames_guest;
   o.browser = b;
   o.progress = on_step;
   o.userdata = &pr;
@@ -157,7 +158,11 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   }
   if (!strcmp(o, "--allow-url-scheme")) { VALUE(); return cli_allow_scheme(&a->allow_schemes, o, v) < 0 ? -1 : 1; }
   if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
-  if (!strcmp(o, "--frames")) { VALUE(); return cli_parse_bytes(&a->frames, o, v) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--frames")) {
+    VALUE();
+    a->frames_guest = !strcmp(v, "guest"); /* all, and the whole guest of every step */
+    return cli_parse_bytes(&a->frames, o, a->frames_guest ? "all" : v) < 0 ? -1 : 1;
+  }
   if (!strcmp(o, "--rest")) {
     VALUE();
     if (strcmp(v, "paint-log") && strcmp(v, "pairs"))
@@ -255,6 +260,9 @@ int cmd_run(int argc, char **argv) {
     return cli_err(EXIT_USAGE, "run: --ramp %d needs --every SECONDS", a.ramp);
   if (a.frames > 0 && !a.report)
     return cli_err(EXIT_USAGE, "run: --frames needs --report DIR (the frames go there)");
+  if (a.frames_guest && a.load)
+    return cli_err(EXIT_USAGE, "run: --frames guest is for one user (not with --users, several "
+                   "--url or --browser, or --grid)");
   if (a.grid && a.nbrowsers)
     return cli_err(EXIT_USAGE, "run: --grid and --browser exclude each other");
   if (check_outputs(&a) < 0) return EXIT_USAGE;

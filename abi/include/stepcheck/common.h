@@ -144,6 +144,10 @@ SC_EXTERN void sc_free(void *p);
                                   trusted where it knows it is blind (a WebGL canvas, a
                                   frame over the guest, …), so a step may pass on a change
                                   nobody saw; never set it to measure an application */
+#define SC_DEBUG_NO_WITNESS 16u /**< for the sabotage tests of the compositor witness only:
+                                    pages open without it, so a change the paint log does
+                                    not see (CSS, SVG, a form control) may pass a step;
+                                    never set it to measure an application */
 /**
  * Set the debug flags for connections made from now on. Process-wide; the
  * library reads no environment variable (the CLI maps SC_DEBUG=1 to
