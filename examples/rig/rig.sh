@@ -91,6 +91,7 @@ if ! declare -F profile_option >/dev/null; then
     local r re
     [ "$CMD" = start ] || return 0
     [ -n "${APP//[[:space:]]/}" ] || bad_arg "--app is required: the X11 program to start, as one shell command (--app 'xclock -digital')"
+    [[ "$APP" != *$'\n'* ]] || bad_arg "--app must be one line"
     [ ${#READY[@]} -gt 0 ] || READY=(still:1000)
     for r in "${READY[@]}"; do
       case "$r" in
