@@ -1,7 +1,7 @@
-/* Captures for judging: taking one (decode, or copy when the bytes are
- * known), the settled capture (two identical in a row) as a small machine,
- * named snapshots (held packed; checks unpack the regions they compare)
- * and baseline images. */
+/* The runner's captures: rect geometry, replies, requests, the seed of an
+ * at-rest capture, named snapshots (held packed; checks unpack the regions
+ * they compare) and baseline images. Rest is proven by the rest object
+ * (lib/rest), which settle.c drives. */
 #include <string.h>
 
 #include "core/core.h"
@@ -19,55 +19,6 @@ sc_rect sc__rect_union(sc_rect a, sc_rect b) {
 
 int sc__rect_covers(sc_rect a, sc_rect b) {
   return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
-}
-
-static int same_capture(const sc__frame *k, sc_rect clip, uint64_t h, size_t len) {
-  return sc__frame_has(k) && k->rawhash == h && k->rawlen == len &&
-         !memcmp(&k->clip, &clip, sizeof clip);
-}
-
-int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, const char *raw,
-                    size_t len, int *same, const sc__frame *also) {
-  *same = 0;
-  uint64_t h = sc__hash64(raw, len);
-  if (same_capture(f, clip, h, len)) {
-    *same = 1; /* the bytes as received are the last capture's: so are its pixels */
-    return 0;
-  }
-  sc__frame n = {.clip = clip, .rawhash = h, .rawlen = len};
-  int rc;
-  if (same_capture(also, clip, h, len)) { /* same bytes, same pixels: copy, do not decode */
-    rc = also->img ? sc__frame_crop(&n.img, also, clip) : sc__packed_dup(&n.pk, &also->pk);
-    if (rc == 0) rc = sc__frame_pixels(&n);
-  } else {
-    rc = r->io.decode(r->io.ctx, &n.img, raw, len, clip);
-  }
-  /* Other bytes, maybe the same picture. A held (packed) frame compares
-   * packed: equal pixels pack to equal bytes, and n is packed anyway to be
-   * held later. */
-  int eq = 0;
-  if (rc == 0 && sc__frame_has(f) && !memcmp(&f->clip, &clip, sizeof clip)) {
-    if (f->img) {
-      eq = sc__frame_equal(f, &n, clip);
-    } else {
-      if (!n.pk.data) rc = sc__pack(&n.pk, n.img);
-      eq = rc == 0 && sc__packed_equal(&f->pk, &n.pk);
-    }
-  }
-  if (rc < 0 || eq) {
-    sc__frame_free(&n);
-    if (rc < 0) return rc;
-    f->rawhash = h; /* still the same capture */
-    f->rawlen = len;
-    *same = 1;
-    return 0;
-  }
-  if (old)
-    sc__frame_move(old, f);
-  else
-    sc__frame_free(f);
-  sc__frame_move(f, &n);
-  return 0;
 }
 
 int sc__runner_reply(sc__runner *r, int status, const char *errmsg) {
@@ -92,63 +43,6 @@ int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_capture
   return rc;
 }
 
-/* The settled capture by screenshot pairs: captures back to back until
- * two in a row are identical (and, with quiet_ms, unchanged that long),
- * or the deadline. */
-static void settle_next(sc__runner *r);
-
-static void settle_finish(sc__runner *r, int rc) { r->settle.done(r, rc); }
-
-int sc__runner_settle_take(sc__runner *r, int status, const char *errmsg, const char *raw,
-                           size_t len, int *same) {
-  sc__settle *st = &r->settle;
-  *same = 0;
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc == 0) rc = sc__runner_take(r, &st->f, NULL, st->clip, raw, len, same, NULL);
-  /* held packed until the next capture (or whoever takes it) looks at it */
-  if (rc == 0) rc = sc__frame_hold(&st->f);
-  return rc;
-}
-
-static void settle_captured(int status, const char *errmsg, const char *raw, size_t len,
-                            void *ud) {
-  sc__runner *r = ud;
-  sc__settle *st = &r->settle;
-  int same = 0;
-  int rc = sc__runner_settle_take(r, status, errmsg, raw, len, &same);
-  if (rc < 0) {
-    settle_finish(r, rc);
-    return;
-  }
-  double now = sc__now_ms();
-  if (!same) st->since = r->io_asked_at; /* a new picture: on screen since we asked, at most */
-  if (same && now - st->since >= st->quiet_ms) {
-    settle_finish(r, 0);
-    return;
-  }
-  if (now >= st->deadline) {
-    settle_finish(r, SC__NOT_AT_REST);
-    return;
-  }
-  if (same && !sc__runner_blind_quiet(r)) {
-    /* unchanged, not yet for long enough: look again a little later */
-    double at = st->since + st->quiet_ms;
-    if (at > now + SC__QUIET_POLL_MS) at = now + SC__QUIET_POLL_MS;
-    if (at > st->deadline) at = st->deadline;
-    if (sc__runner_after(r, at, settle_next) < 0) settle_finish(r, SC_ENOMEM);
-    return;
-  }
-  /* a change, or a page the log is blind on: every capture in the quiet
-   * time is compared with the one before it, so a change that comes and
-   * goes inside it is seen */
-  settle_next(r);
-}
-
-static void settle_next(sc__runner *r) {
-  int rc = sc__runner_capture(r, r->settle.clip, r->settle.deadline, settle_captured);
-  if (rc < 0) settle_finish(r, rc);
-}
-
 void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
   *out = r->last;
   r->last = (sc__frame){0};
@@ -167,61 +61,6 @@ void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip) {
     out->img = img;
     out->clip = clip;
   }
-}
-
-void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
-                       sc__frame *seed) {
-  sc__settle *st = &r->settle;
-  sc__frame_free(&st->f);
-  if (seed && sc__frame_has(seed) && !memcmp(&seed->clip, &clip, sizeof clip)) {
-    /* Exactly the clip (a composed seed, or a last capture of the same
-     * clip): taken as it is, its bytes' hash too, which is a capture of
-     * this clip. */
-    sc__frame_move(&st->f, seed);
-    if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
-  } else if (seed && sc__frame_crop(&st->f.img, seed, clip) == 0) {
-    /* A part of it: no bytes to compare with (rawhash 0), so the first
-     * capture is decoded and compared pixel by pixel. Out of memory: no
-     * seed, two captures. */
-    st->f.clip = clip;
-    if (sc__frame_hold(&st->f) < 0) sc__frame_free(&st->f);
-  }
-  st->seq_ok = r->seed_ok && sc__frame_has(&st->f);
-  st->seq = r->seed_seq;
-  r->seed_ok = 0;
-  st->log_after = SC__LOG_FROM_NOW; /* no seed: from the log's position now */
-  st->begun = sc__now_ms();
-  st->clip = clip;
-  st->deadline = deadline;
-  st->done = done;
-  /* a page the log is blind on: unchanged for the quiet time, not only
-   * twice in a row (docs/design.md, "Proof of rest") */
-  st->quiet_ms = sc__runner_blind_quiet(r);
-  st->since = 0;
-  if (sc__runner_logging(r))
-    sc__runner_settle_log(r);
-  else
-    settle_next(r);
-}
-
-void sc__runner_settle_pairs(sc__runner *r) { settle_next(r); }
-
-void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, double quiet_ms,
-                             sc__settle_done done) {
-  sc__settle *st = &r->settle;
-  sc__frame_free(&st->f);
-  st->clip = clip;
-  st->deadline = deadline;
-  st->done = done;
-  st->quiet_ms = quiet_ms > 0 ? quiet_ms : 0;
-  st->since = 0;
-  st->seq_ok = 0;
-  st->log_after = SC__LOG_FROM_NOW; /* no seed: from the log's position now */
-  st->begun = sc__now_ms();
-  if (sc__runner_logging(r))
-    sc__runner_settle_log(r);
-  else
-    settle_next(r);
 }
 
 int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f) {
@@ -288,6 +127,7 @@ void sc__runner_clear(sc__runner *r) {
   r->guest_before = NULL;
   sc__frame_free(&r->settle.f);
   sc__frame_free(&r->last);
+  sc__rest_clear(&r->rest);
   sc__runner_snaps_clear(r);
   sc__free(r->snaps);
   for (size_t i = 0; i < r->nbaselines; i++) {

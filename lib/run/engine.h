@@ -18,8 +18,8 @@ int sc__multi_add_page(sc_multi *m, sc_page *p, const char *name, const char *ur
  * world with a fake clock, in the engine's unit tests): its guest is
  * guest_w x guest_h, and nothing of a page or a loop is touched for it.
  * Returns the user's index or a negative sc_error. */
-struct sc__runner_io;
-int sc__multi_add_io(sc_multi *m, const char *name, const struct sc__runner_io *io, int guest_w,
+struct sc__io;
+int sc__multi_add_io(sc_multi *m, const char *name, const struct sc__io *io, int guest_w,
                      int guest_h);
 /* A load run whose users are added and run by the caller (the engine's
  * unit tests: scripted page I/O on a fake clock) instead of browsers on a

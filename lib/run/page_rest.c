@@ -1,10 +1,11 @@
 /* The runner's two honest waits, public for harnesses that build their own
  * steps (stepcheck/page.h): a capture taken only once the screen is at
  * rest, and a wait until a region differs from a given image, returned at
- * rest. They are the runner's own proof of rest (sc__runner_settle: the
- * page's paint log where it can see, screenshot pairs where it cannot), on
- * a runner that has a page and no scenario; asynchronous on the page's
- * loop, the blocking forms run the loop until their callback fired. */
+ * rest and final. They are the rest object's two jobs (rest/rest.h: the
+ * page's paint log where it can see, with the compositor witness beside
+ * it, screenshot pairs where it cannot), with its defaults; asynchronous
+ * on the page's loop, the blocking forms run the loop until their
+ * callback fired. */
 #include <stddef.h>
 #include <string.h>
 
@@ -13,17 +14,19 @@
 #include "runner.h"
 
 typedef struct prest {
-  sc__runner r;       /* first: settle's callbacks get &pr->r */
+  sc__io io;          /* the page's */
+  sc__rest rest;      /* the proof of rest of this wait */
+  uint64_t timer;     /* the rest object's timer, 0 none */
+  void (*tick_fn)(void *arg);
+  void *tick_arg;
   sc_rect clip;
   double t0, end;
   sc_image *before;   /* wait: ours (a copy); NULL for capture-at-rest */
-  double first_paint; /* wait: the first paint over clip the log saw, run clock */
+  double first_diff;  /* wait: when the first capture that differs was asked for, 0 none */
   const char *fn;
   sc_page_done_cb cb;
   void *ud;
 } prest;
-
-static prest *of(sc__runner *r) { return (prest *)((char *)r - offsetof(prest, r)); }
 
 static void finish(prest *pr, int status, const char *errmsg, sc_image *img, double first) {
   sc_page_done_cb cb = pr->cb;
@@ -31,33 +34,60 @@ static void finish(prest *pr, int status, const char *errmsg, sc_image *img, dou
   char msg[512] = "";
   if (status) snprintf(msg, sizeof msg, "%s", errmsg ? errmsg : sc_errmsg());
   sc_image_free(pr->before);
-  sc__runner_clear(&pr->r);
+  sc__rest_clear(&pr->rest);
   sc__free(pr);
   cb(status, status ? msg : NULL, img, status ? 0 : first, ud);
 }
 
-/* The settled capture, as a new image of the caller's. */
-static int settled_image(prest *pr, sc_image **out) {
-  sc__frame *f = &pr->r.settle.f;
-  int rc = sc__frame_pixels(f);
+/* ---- the rest object's hooks: no cancel, one timer ---- */
+
+static int hook_reply(void *ud, int status, const char *errmsg) {
+  (void)ud;
+  if (status) return sc__err(status, "%s", errmsg ? errmsg : sc_strerror(status));
+  return 0;
+}
+
+static void hook_asked(void *ud, int timed) {
+  (void)ud;
+  (void)timed;
+}
+
+static void hook_tick(void *ud) {
+  prest *pr = ud;
+  pr->timer = 0;
+  pr->tick_fn(pr->tick_arg);
+}
+
+static int hook_after(void *ud, double at_ms, void (*fn)(void *arg), void *arg) {
+  prest *pr = ud;
+  pr->tick_fn = fn;
+  pr->tick_arg = arg;
+  pr->timer = pr->io.timer(pr->io.ctx, at_ms, hook_tick, pr);
+  return pr->timer ? 0 : sc__err(SC_ENOMEM, "%s: out of memory (timer)", pr->fn);
+}
+
+/* The answer's frame, as a new image of the caller's. */
+static int answer_image(const sc__rest_proof *p, sc_image **out) {
+  int rc = sc__frame_pixels(p->f);
   if (rc == 0) {
-    *out = f->img;
-    f->img = NULL;
+    *out = p->f->img;
+    p->f->img = NULL;
   }
   return rc;
 }
 
-static void at_rest(sc__runner *r, int rc) {
-  prest *pr = of(r);
+static void at_rest(void *ud, const sc__rest_proof *p) {
+  prest *pr = ud;
   char msg[256];
   sc_image *img = NULL;
+  int rc = p->rc;
   if (rc == SC__NOT_AT_REST) {
     snprintf(msg, sizeof msg, "%s: region %d,%d %dx%d still moving", pr->fn, pr->clip.x,
              pr->clip.y, pr->clip.w, pr->clip.h);
     finish(pr, SC_ETIMEDOUT, msg, NULL, 0);
     return;
   }
-  if (rc == 0) rc = settled_image(pr, &img);
+  if (rc == 0) rc = answer_image(p, &img);
   if (rc < 0) {
     finish(pr, rc, sc_errmsg(), NULL, 0);
     return;
@@ -65,81 +95,50 @@ static void at_rest(sc__runner *r, int rc) {
   finish(pr, 0, NULL, img, 0);
 }
 
-/* ---- the wait for a change ---- */
+/* ---- the wait for a change: a verdict whose judge wants the region to
+ * differ from `before`, on a frame the rest object proves final ---- */
 
-static void settle_again(sc__runner *r);
-
-static int same_pixels(const sc_image *a, const sc_image *b) {
-  if (a->width != b->width || a->height != b->height) return 0;
-  for (int y = 0; y < a->height; y++)
-    if (memcmp(a->px + (size_t)y * a->stride, b->px + (size_t)y * b->stride,
-               (size_t)a->width * 4) != 0)
-      return 0;
-  return 1;
+static int differs(void *ud, sc__frame *f, sc__frame *prev, int same, double t_req,
+                   double t_reply) {
+  prest *pr = ud;
+  const sc_image *img = NULL;
+  sc_image *tmp = NULL;
+  sc_rect sub;
+  (void)prev;
+  (void)same;
+  (void)t_reply;
+  if (sc__frame_view(f, pr->clip, &img, &sub, &tmp) != 0) return 0; /* judged again later */
+  const sc_image *b = pr->before;
+  int eq = sub.w == b->width && sub.h == b->height;
+  for (int y = 0; eq && y < sub.h; y++)
+    eq = !memcmp(img->px + (size_t)(sub.y + y) * img->stride + (size_t)sub.x * 4,
+                 b->px + (size_t)y * b->stride, (size_t)b->width * 4);
+  sc_image_free(tmp);
+  if (!eq && pr->first_diff <= 0) pr->first_diff = t_req;
+  return !eq;
 }
 
-static void unchanged_timeout(prest *pr) {
-  char msg[256];
-  snprintf(msg, sizeof msg, "%s: region %d,%d %dx%d unchanged after %.0f ms", pr->fn,
-           pr->clip.x, pr->clip.y, pr->clip.w, pr->clip.h, pr->end - pr->t0);
-  finish(pr, SC_ETIMEDOUT, msg, NULL, 0);
-}
-
-/* The next paint over the clip (the log), then at rest again. */
-static void painted(int status, const char *errmsg, const sc__log_reply *rep, void *ud) {
-  sc__runner *r = ud;
-  prest *pr = of(r);
-  int rc = sc__runner_reply(r, status, errmsg);
-  if (rc < 0) {
-    finish(pr, rc, sc_errmsg(), NULL, 0);
-    return;
-  }
-  if (sc__runner_log_have(r, rep)) {
-    if (rep->timed_out && rep->n == 0) {
-      unchanged_timeout(pr);
-      return;
-    }
-    if (pr->first_paint < 0 && rep->first_ms >= 0 && !rep->lost) pr->first_paint = rep->first_ms;
-  }
-  settle_again(r);
-}
-
-static void changed_at_rest(sc__runner *r, int rc) {
-  prest *pr = of(r);
+static void changed_at_rest(void *ud, const sc__rest_proof *p) {
+  prest *pr = ud;
   sc_image *img = NULL;
+  char msg[256];
+  int rc = p->rc;
   if (rc == SC__NOT_AT_REST) {
-    at_rest(r, rc);
+    snprintf(msg, sizeof msg, "%s: region %d,%d %dx%d unchanged after %.0f ms", pr->fn,
+             pr->clip.x, pr->clip.y, pr->clip.w, pr->clip.h, pr->end - pr->t0);
+    finish(pr, SC_ETIMEDOUT, msg, NULL, 0);
     return;
   }
-  if (rc == 0) rc = settled_image(pr, &img);
+  if (rc == 0) rc = answer_image(p, &img);
   if (rc < 0) {
     finish(pr, rc, sc_errmsg(), NULL, 0);
     return;
   }
-  if (!same_pixels(pr->before, img)) {
-    /* dated by the log's first paint over the clip, else when the settle
-     * that saw it began (the change was on the screen by then at most) */
-    double first = pr->first_paint >= 0 ? pr->first_paint : pr->r.settle.begun;
-    finish(pr, 0, NULL, img, first > pr->t0 ? first - pr->t0 : 0);
-    return;
-  }
-  sc_image_free(img);
-  if (sc__now_ms() >= pr->end) {
-    unchanged_timeout(pr);
-    return;
-  }
-  if (sc__runner_logging(r)) { /* no polling: the page says when it paints */
-    uint64_t after = r->settle.seq;
-    rc = sc__runner_log(r, pr->clip, after, 0, 0, 1, pr->end, painted);
-    if (rc < 0) finish(pr, rc, sc_errmsg(), NULL, 0);
-    return;
-  }
-  settle_again(r);
-}
-
-static void settle_again(sc__runner *r) {
-  prest *pr = of(r);
-  sc__runner_settle(r, pr->clip, pr->end, pr->before ? changed_at_rest : at_rest, NULL);
+  /* dated by the log's first paint over the clip, else when the first
+   * capture that showed the change was asked for (it was on the screen by
+   * then at most) */
+  double first = p->first_paint >= 0 ? p->first_paint : pr->first_diff;
+  finish(pr, 0, NULL, img, first > pr->t0 ? first - pr->t0 : 0);
 }
 
 static int start(sc_page *p, sc_rect clip, const sc_image *before, double timeout_ms,
@@ -151,12 +150,13 @@ static int start(sc_page *p, sc_rect clip, const sc_image *before, double timeou
   if ((rc = sc__page_check_rect(p, clip, fn)) < 0) return rc;
   prest *pr = sc__calloc(1, sizeof *pr);
   if (!pr) return sc__err(SC_ENOMEM, "%s: out of memory", fn);
-  pr->r.io = sc__runner_page_io(p);
+  pr->io = sc__runner_page_io(p);
+  sc__rest_owner own = {hook_reply, hook_asked, hook_after, pr};
+  sc__rest_init(&pr->rest, &pr->io, own, (sc__rest_config){0});
   pr->clip = clip;
   pr->fn = fn;
   pr->cb = cb;
   pr->ud = ud;
-  pr->first_paint = -1;
   pr->t0 = sc__now_ms();
   pr->end = pr->t0 + timeout_ms;
   if (before && (rc = sc_image_crop(&pr->before, before,
@@ -164,7 +164,19 @@ static int start(sc_page *p, sc_rect clip, const sc_image *before, double timeou
     sc__free(pr);
     return rc;
   }
-  settle_again(&pr->r);
+  if (!before) {
+    sc__rest_settle(&pr->rest, clip, pr->end, 0, NULL, (sc__rest_mark){0, 0}, at_rest, pr);
+    return 0;
+  }
+  /* no gesture: the screen as it is first (it may differ already), then
+   * at each paint over the clip (or, by pairs, capture by capture) */
+  sc__rest_want w = {.clip = clip,
+                     .wide = clip,
+                     .deadline = pr->end,
+                     .gesture_end = pr->t0,
+                     .from = {SC__LOG_FROM_NOW, 0},
+                     .log = 1};
+  sc__rest_verdict(&pr->rest, &w, differs, changed_at_rest, pr);
   return 0;
 }
 

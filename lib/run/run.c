@@ -43,6 +43,7 @@ int sc__runner_plan(sc__runner *r) {
   const sc_scenario *s = r->s;
   size_t n = s->nsetup + s->nsteps;
   sc__runner_plan_free(r); /* a plan made again (the regions moved) */
+  sc__runner_rest(r);      /* set up once: its strategy outlives the plan */
   /* need, then capture clips, then the at-rest captures before gestures */
   r->need = sc__calloc(n ? 3 * n : 1, sizeof *r->need);
   r->keep = sc__calloc(n ? n : 1, 1);

@@ -12,48 +12,13 @@
 #include "judge/judge.h"
 #include "page/inputlog.h"
 #include "page/paintlog.h"
+#include "rest/rest.h"
 #include "stepcheck/page.h"
 #include "stepcheck/run.h"
 #include "scenario/model.h"
 
-/* Completion of an input or of a capture (raw bytes borrowed for the call). */
-typedef void (*sc__io_done)(int status, const char *errmsg, void *ud);
-typedef void (*sc__io_captured)(int status, const char *errmsg, const char *raw, size_t len,
-                                void *ud);
-typedef void (*sc__io_tick)(void *ud);
-/* The paint log's answer (page/paintlog.h; rep borrowed for the call). */
-typedef void (*sc__io_logged)(int status, const char *errmsg, const sc__log_reply *rep,
-                              void *ud);
-/* The page's record of its inputs (page/inputlog.h; ev borrowed for the call). */
-typedef void (*sc__io_inputs)(int status, const char *errmsg, const sc__input_evidence *ev,
-                              void *ud);
-
-/* How the runner reaches the page and the clock (see io.c). Each function
- * returns 0 and calls back exactly once later, or returns an error and
- * never calls back. Unit tests give a scripted world with a fake clock. */
-typedef struct sc__runner_io {
-  int (*move)(void *ctx, sc_point at, sc__io_done cb, void *ud);
-  int (*click)(void *ctx, sc_point at, sc__io_done cb, void *ud);
-  /* one wheel notch; dir < 0 in/up; first: move the pointer there first */
-  int (*notch)(void *ctx, sc_point at, int dir, int first, sc__io_done cb, void *ud);
-  int (*key)(void *ctx, const char *key, int repeat, sc__io_done cb, void *ud);
-  int (*capture)(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__io_captured cb,
-                 void *ud);
-  int (*decode)(void *ctx, sc_image **out, const char *raw, size_t len, sc_rect clip);
-  /* a timer at absolute monotonic ms; returns an id > 0, 0 when out of memory */
-  uint64_t (*timer)(void *ctx, double at_ms, sc__io_tick cb, void *ud);
-  void (*cancel)(void *ctx, uint64_t id);
-  /* is the guest (the canvas) still where the page opened it? 0, or
-   * SC_EGEOMETRY saying what became of it; NULL = not asked */
-  int (*guest)(void *ctx, sc__io_done cb, void *ud);
-  void *ctx;
-  /* wait in the page on its paint log (docs/design.md, "Paint log"); NULL
-   * = no log: rest is proven by screenshot pairs */
-  int (*log_wait)(void *ctx, const sc__log_ask *ask, sc__io_logged cb, void *ud);
-  /* what the page saw of its inputs and sent after them, answered at once
-   * (input_seen.c); NULL = not asked: a failure stays the application's */
-  int (*inputs)(void *ctx, double timeout_ms, sc__io_inputs cb, void *ud);
-} sc__runner_io;
+/* The I/O table (rest/io.h): the runner's and its proof of rest's. */
+typedef sc__io sc__runner_io;
 
 /* The table that drives a real page on its loop. */
 sc__runner_io sc__runner_page_io(sc_page *p);
@@ -81,22 +46,10 @@ typedef struct sc__frames_budget {
   int guest;                  /* also the whole guest before and after every step */
 } sc__frames_budget;
 
-/* Capture until two consecutive captures are identical (at rest), or the
- * deadline: done(r, rc) with rc 0 at rest, SC__NOT_AT_REST (not an error)
- * when the deadline came first, negative when a capture failed. The last
- * capture is in r->settle.f. */
-#define SC__NOT_AT_REST 1
-/* A capture's own deadline: what is left of the wait it serves, plus this
- * (a hung page fails its user soon after the step's timeout, not after
- * the browser's 30 s command default). */
-#define SC__CAPTURE_GRACE_MS 2000.0
-/* Pacing: while the screen is at rest but not yet as expected, the next
- * poll waits 1/SC__BACKOFF_DIV of the time it has been at rest, at most
- * SC__BACKOFF_MAX_MS (a step that sees nothing happen polls ~50 times in
- * 8 s instead of ~200; a late change is seen at most 1/8 of its delay
- * later). A screen that moves is polled back to back. */
-#define SC__BACKOFF_DIV 8.0
-#define SC__BACKOFF_MAX_MS 250.0
+/* A settle (sc__runner_settle): done(r, rc) with rc 0 at rest,
+ * SC__NOT_AT_REST (rest/rest.h; not an error) when the deadline came
+ * first, negative when a capture failed; the last capture is in
+ * r->settle.f, proven settled at log position seq when seq_ok. */
 /* Infrastructure stalls: a step whose time runs out after the browser took
  * longer than this to answer one request (a capture or an input) was not
  * watched for its whole timeout, so it ends as an error of the run (VOID),
@@ -112,16 +65,10 @@ typedef struct sc__frames_budget {
 #define SC__REST_WAIT_MS 8000.0
 typedef void (*sc__settle_done)(sc__runner *r, int rc);
 typedef struct sc__settle {
-  sc_rect clip;
-  double deadline;
-  sc__frame f;              /* the last capture */
-  sc__settle_done done;
-  double quiet_ms;          /* at rest = unchanged this long (0: two in a row) */
-  double since;             /* when f was first seen, 0 = not yet */
-  /* the paint log: entries after log_after are news; f was proven
-   * settled at log position seq (seq_ok) */
-  uint64_t log_after, seq;
+  sc__frame f;              /* the answer's frame */
+  uint64_t seq;             /* f proven settled at this log position (seq_ok) */
   int seq_ok;
+  sc__settle_done done;
   double begun;             /* when this settle began */
 } sc__settle;
 
@@ -137,7 +84,6 @@ typedef struct sc__stepm {
                                (run.c, before_need) */
   sc_rect C;                /* the verdict capture's clip on the paint log: U and, when
                                cheap, the next capture's need (run.c) */
-  sc_rect C_now;            /* the clip of the capture in flight */
   sc__frame before, cur;    /* at rest before the gesture; the last capture
                                (both held packed between captures) */
   sc__frame prev;           /* the capture before cur: only for a step with a
@@ -149,32 +95,17 @@ typedef struct sc__stepm {
   sc__judge_ctx ctx;
   double t0;
   double capsum, cap_last, last_t;
-  double cap_req_at;        /* when the capture in flight was asked for */
+  double cap_req_at;        /* when a capture between notches was asked for */
   int notch;                /* notches sent */
   double next_notch_at;
   int key_moved;            /* a key step's pointer move is done */
-  int in_poll;              /* the gesture is whole: captures may give the verdict */
-  double moved_at;          /* when a poll last saw the screen differ from the one before */
-  int cur_same;             /* cur showed prev's pixels */
-  /* the paint log (step_log.c) */
+  int in_poll;              /* the gesture is whole: the verdict job runs */
   int no_change;            /* a gesture and no expectation that needs a change:
                                verified only after the response window */
-  uint64_t log_after;       /* paints after this log position are news */
-  uint64_t log_pre;         /* the log position just before the capture in flight */
-  int log_settled;          /* cur was proven settled by the log */
-  int self_check;           /* the capture in flight checks the log after a verdict */
-  int log_mode;             /* this step's verdict is the paint log's */
-  double verdict_t;         /* the verdict capture's time, while a self-check or the
-                               proof that it was final runs */
-  int early;                /* the log was last asked with the capture delay, not the
-                               quiet time: its capture is not yet proven final */
-  int cap_early;            /* so was the capture in flight (or just judged) */
-  double last_paint_at;     /* the last paint over U, run clock; 0 none */
+  int log_mode;             /* the at-rest capture before the gesture was proven by the
+                               log (so may the verdict be) */
+  sc__rest_mark mark;       /* cur proven settled at (the verdict's proof) */
   double input_at;          /* when the gesture's last input was sent, run clock */
-  sc__log_must must;        /* the regions the step expects to change: an early
-                               capture only once the answer reached each */
-  double early_last;        /* the last paint before the early capture whose outcome is
-                               still open (run clock), 0 none: the next paint learns */
   double begun;             /* when the step began (its time until a fault
                                that came before the gesture) */
 } sc__stepm;
@@ -204,7 +135,7 @@ struct sc__runner {
                                  fared, learnt (run.c, sc__runner_covering) */
   size_t last_cover;          /* 1 + the step whose covering capture r->last is, 0 none */
   double *capture_at;         /* per step: the capture delay learnt from the application's
-                                 paint rhythm (step_log.c), 0 = the scenario's */
+                                 paint rhythm (rest/verdict.c), 0 = the scenario's */
   size_t seed_cover;          /* the same of the seed sc__runner_seed gave out */
   sc__judge_prep *prep;       /* text patterns and glyph sets, made once */
   sc__snap *snaps;
@@ -252,67 +183,27 @@ struct sc__runner {
   sc__runner_step_cb on_step;
   sc__runner_done_cb on_done;
   void *ud;
-  /* proof of rest (docs/design.md, "Paint log") */
-  int log_off;                /* pairs from now on */
-  const char *log_why;        /* why pairs (static), or NULL */
-  double log_doc;             /* the document the log positions count in */
+  /* proof of rest (rest/rest.h): the strategy, its jobs */
+  sc__rest rest;
   uint64_t last_seq;          /* r->last was proven settled at this log position */
   int last_seq_ok;
   uint64_t seed_seq;          /* the same of the seed sc__runner_seed gave out */
   int seed_ok;
-  int witness_hit;            /* the compositor witness saw a change the log cannot
-                                 explain during this step (or wait): pairs until the
-                                 next step (page/witness.h) */
-  int log_verdicts;           /* verdicts the log gave this user (for the self-check) */
-  double log_late;            /* the step's longest paint-log stall (sc__log_reply.stall_ms) */
+  void (*timer_gfn)(void *arg);
+  void *timer_arg;
 };
 
-/* The paint log's defaults when a scenario has none (tests' zeroed ones). */
-#define SC__LOG_QUIET_MS 150.0
-/* The self-check (step_log.c): a verdict the log gave is checked with a
- * second capture for the first self_check_first of a user's log verdicts,
- * then one in self_check_every (the scenario's; these are its defaults). */
+/* The self-check (rest/verdict.c): a verdict the log gave is checked with
+ * a second capture for the first self_check_first of a user's log
+ * verdicts, then one in self_check_every (the scenario's; these are its
+ * defaults). */
 #define SC__SELF_CHECK_FIRST 1
 #define SC__SELF_CHECK_EVERY 16
-/* A step's rest_why when the compositor witness saw a change the paint
- * log cannot explain. */
-#define SC__WITNESS_WHY "the compositor drew a change the paint log cannot explain"
+/* The proof of rest of this user, set up on first use (its strategy
+ * survives the plan's changes); its configuration follows r->s. */
+sc__rest *sc__runner_rest(sc__runner *r);
 /* Non-zero while rest is proven by the paint log for this user. */
-int sc__runner_logging(const sc__runner *r);
-/* The log is blind on this page (or failed its self-check): pairs from now
- * on, with why (static) in every later result. */
-void sc__runner_log_off(sc__runner *r, const char *why);
-/* Ask the log: entries after `after` touching guest rect clip; see
- * sc__log_ask. The page's own timeout is what is left until `until`.
- * 0 (cb fires later, r->pending set) or negative. */
-int sc__runner_log(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
-                   double window_ms, int need, double until, sc__io_logged cb);
-/* The same, with regions the answer must have reached before quiet_ms
- * counts (sc__log_must; NULL or n = 0: none). */
-int sc__runner_log_must(sc__runner *r, sc_rect clip, uint64_t after, double quiet_ms,
-                        double window_ms, int need, double until, const sc__log_must *must,
-                        sc__io_logged cb);
-/* Did the answer come from a log? 0 after switching the user to pairs. */
-int sc__runner_log_have(sc__runner *r, const sc__log_reply *rep);
-/* The quiet time that proves rest: the scenario's rest_quiet_ms. */
-double sc__runner_quiet_ms(const sc__runner *r);
-/* How long after the application's last paint a step's verdict capture is
- * taken: the scenario's rest_capture_ms, at most the quiet time (which
- * then proves the capture final). */
-double sc__runner_capture_ms(const sc__runner *r);
-/* Pairs on a page the log turned out blind on (or failed its self-check):
- * the screen must also be unchanged for the quiet time, so that something
- * the log cannot see changing every few captures is never taken for rest;
- * 0 on pairs chosen by the scenario (two in a row, as before 0.3.0). */
-double sc__runner_blind_quiet(const sc__runner *r);
-/* The two ways to go on with r->settle as set up by sc__runner_settle:
- * by the log (rest_log.c) and by screenshot pairs (capture.c). */
-void sc__runner_settle_log(sc__runner *r);
-void sc__runner_settle_pairs(sc__runner *r);
-/* A settle's capture reply taken into r->settle.f (held packed); *same: it
- * shows the pixels f had. 0 or negative. */
-int sc__runner_settle_take(sc__runner *r, int status, const char *errmsg, const char *raw,
-                           size_t len, int *same);
+int sc__runner_logging(sc__runner *r);
 
 /* Union of two rects (an empty rect is the identity). */
 sc_rect sc__rect_union(sc_rect a, sc_rect b);
@@ -371,33 +262,22 @@ void sc__runner_clear(sc__runner *r);
  * no seed). May be left empty. */
 void sc__runner_seed(sc__runner *r, sc__frame *out, sc_rect clip);
 
-/* Internal parts of the machine, one file each. seed: an earlier capture
- * that covers clip (or NULL); when the first capture shows its pixels, the
- * screen is at rest after one capture instead of two. A seed of exactly
- * clip is moved in (left empty); the caller frees *seed either way. */
+/* Internal parts of the machine, one file each. The settled capture of
+ * clip (settle.c, over the rest object's settle job): seed: an earlier
+ * capture that covers clip (or NULL), proven at r->seed_seq when
+ * r->seed_ok; when the first capture shows its pixels, the screen is at
+ * rest after one capture instead of two. A seed of exactly clip is moved
+ * in (left empty); the caller frees *seed either way. */
 void sc__runner_settle(sc__runner *r, sc_rect clip, double deadline, sc__settle_done done,
                        sc__frame *seed);
-/* The same, at rest only once the capture has not changed for quiet_ms
- * (polled at most every SC__QUIET_POLL_MS): the readiness gate. */
-#define SC__QUIET_POLL_MS 200.0
+/* The same, at rest only once the capture has not changed for quiet_ms:
+ * the readiness gate. */
 void sc__runner_settle_quiet(sc__runner *r, sc_rect clip, double deadline, double quiet_ms,
                              sc__settle_done done);
 /* Run step st (need index ni): appends a result, then calls next(r, rc). */
 void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni);
-/* step.c's parts that the paint log's verdict (step_log.c) shares. */
+/* The step is over (step.c; rc < 0: an error stopped it). */
 void sc__step_finish(sc__runner *r, int rc);
-/* Every expectation of the step holds on its last judged capture. */
-int sc__step_all_hold(const sc__stepm *sm);
-int sc__step_io_ok(sc__runner *r, int status, const char *errmsg);
-void sc__step_verdict(sc__runner *r);
-void sc__step_out_of_time(sc__runner *r);
-void sc__step_pace(sc__runner *r, int stable);
-void sc__step_capture(sc__runner *r);
-/* The verdict by the paint log (step_log.c): after the gesture, and after
- * each capture it asked for (judged into r->sm.cur; same = it showed the
- * previous capture's pixels). */
-void sc__step_log_begin(sc__runner *r);
-void sc__step_log_captured(sc__runner *r, int same);
 /* A step failed (its reason set, as the application's failure): before it
  * is final, ask the page whether its gesture's inputs left the browser;
  * on positive evidence that they did not, it ends as a fault (SC_EIO,
@@ -427,15 +307,6 @@ int sc__runner_reply(sc__runner *r, int status, const char *errmsg);
 int sc__runner_capture(sc__runner *r, sc_rect clip, double until, sc__io_captured cb);
 /* Timer helper: arm r->timer at at_ms calling fn(r). 0 or SC_ENOMEM. */
 int sc__runner_after(sc__runner *r, double at_ms, void (*fn)(sc__runner *r));
-/* Take a capture into f, which holds the last capture of the same series
- * (or nothing). *same = 1 when the new one shows exactly f's pixels (the
- * bytes as received hash the same, or decoded they are equal): f keeps its
- * pixels. Otherwise f's frame goes to *old (freed when old is NULL) and f
- * gets the new pixels: copied from `also` when the bytes are also's, else
- * decoded. 0 or negative. */
-int sc__runner_take(sc__runner *r, sc__frame *f, sc__frame *old, sc_rect clip, const char *raw,
-                    size_t len, int *same, const sc__frame *also);
-
 /* Remember f's pixels under a name (replacing an older one), packed. */
 int sc__runner_snap_put(sc__runner *r, const char *name, const sc__frame *f);
 /* A snapshot (packed); NULL when unknown. */

@@ -1,9 +1,10 @@
 /* One step as a state machine: settle (timer) -> park (move) -> at-rest
  * capture -> gesture (wheel notches spaced by timers, with captures in the
- * pauses) -> captures back to back until every expectation holds on a
- * settled frame (two identical captures in a row) or the timeout. A step
- * never passes on a frame between wheel notches, nor on a change that only
- * the pointer caused. Every wait is a timer or a reply: nothing sleeps. */
+ * pauses) -> the verdict: the rest object (rest/verdict.c) hands this file
+ * frames at rest to judge until every expectation holds on one it proves
+ * final, or the timeout. A step never passes on a frame between wheel
+ * notches, nor on a change that only the pointer caused. Every wait is a
+ * timer or a reply: nothing sleeps. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 static void park_done(int status, const char *errmsg, void *ud);
 static void pre_done(sc__runner *r, int rc);
 static void gesture_begin(sc__runner *r);
-static void poll_next(sc__runner *r);
-static void capture_now(sc__runner *r);
+static void notch_capture(sc__runner *r);
+static void verdict_begin(sc__runner *r);
 
 static double response_ms(const sc__runner *r) { return r->s->response_ms; }
 
@@ -69,26 +70,22 @@ static void finish(sc__runner *r, int rc) {
   sc__frame_free(&sm->before);
   /* the rule in force when the step ended (one that ended before its
    * at-rest capture was still under it) */
-  int logging = sc__runner_logging(r), logged = sm->log_mode && logging;
+  int logging = sc__runner_logging(r);
   res->rest = logging ? "paint-log" : "pairs";
-  res->rest_why = logging ? NULL
-                  : r->witness_hit ? SC__WITNESS_WHY
-                  : r->log_why ? r->log_why
-                  : r->s->rest_pairs ? "the scenario says \"rest\": \"pairs\""
-                  : !r->io.log_wait ? "no paint log on this page"
-                                    : NULL;
+  res->rest_why = sc__rest_why(&r->rest);
   /* The step's last capture may be the first of the next step's at-rest
    * pair (it was taken before the settle wait and the park: if the next
    * capture still shows the same pixels, nothing moved in between), and
-   * with the log, the at-rest capture itself when nothing painted since. */
+   * with the log, the at-rest capture itself when nothing painted since
+   * the position the verdict's proof gives. */
   if (rc == 0 && sc__frame_has(&sm->cur)) {
+    int proven = logging && sm->mark.ok;
+    sc_rect clip = sm->cur.clip;
     sc__frame_move(&r->last, &sm->cur);
-    /* Proven from before the capture: a later "nothing painted over N since"
-     * then covers the capture itself, for every part of its clip. */
-    r->last_seq = logged && sm->log_settled ? sm->log_pre : sm->log_after;
-    r->last_seq_ok = logged && sm->log_settled;
+    r->last_seq = sm->mark.seq;
+    r->last_seq_ok = proven;
     /* a capture wider than the step's own need, for the next one's */
-    r->last_cover = r->last_seq_ok && memcmp(&sm->C_now, &sm->U, sizeof sm->U) ? sm->ni + 1 : 0;
+    r->last_cover = proven && memcmp(&clip, &sm->U, sizeof sm->U) ? sm->ni + 1 : 0;
   } else {
     sc__frame_free(&sm->cur);
   }
@@ -127,8 +124,9 @@ static int stalled(sc__runner *r) {
   /* a paint log's answer is due the moment the page gives it: one that
    * came SC__LOG_LATE_MS late crossed a browser that stood still, while
    * the page may have been waiting for the very data it held up */
-  if (r->io_slowest < SC__STALL_MS && r->log_late < SC__LOG_LATE_MS) return 0;
-  if (r->log_late > r->io_slowest) r->io_slowest = r->log_late;
+  double late = r->rest.log_late;
+  if (r->io_slowest < SC__STALL_MS && late < SC__LOG_LATE_MS) return 0;
+  if (late > r->io_slowest) r->io_slowest = late;
   finish(r, sc__err(SC_ETIMEDOUT,
                     "browser did not answer for %.0f ms during step %s, so its %.0f ms "
                     "timeout was not watched: not judged (infrastructure stall)",
@@ -155,13 +153,12 @@ void sc__runner_step_begin(sc__runner *r, const sc_step *st, size_t ni) {
   sm->st = st;
   sm->ni = ni;
   sm->begun = sc__now_ms();
-  r->witness_hit = 0; /* each step tries the log again */
+  sc__rest_step(sc__runner_rest(r)); /* each step tries the log again */
   size_t n = r->s->nsetup + r->s->nsteps;
   sm->U = r->need[ni];
   sm->C = r->need[n + ni];
   sm->B = r->need[2 * n + ni];
   r->io_slowest = 0;
-  r->log_late = 0;
   sm->res = sc__calloc(1, sizeof *sm->res);
   sm->v = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->v);
   sm->sb = sc__calloc(st->nexpect ? st->nexpect : 1, sizeof *sm->sb);
@@ -249,7 +246,7 @@ static void pre_done(sc__runner *r, int rc) {
   /* This step's at-rest capture is the snapshot later steps name by id:
    * kept (packed) only when one does. */
   sm->log_mode = sc__runner_logging(r) && r->settle.seq_ok;
-  sm->log_after = r->settle.seq;
+  sm->mark = (sc__rest_mark){r->settle.seq, r->settle.seq_ok};
   if (r->keep[sm->ni] && (rc = sc__runner_snap_put(r, st->id, &sm->before)) < 0) {
     finish(r, rc);
     return;
@@ -278,32 +275,28 @@ static void tally(const sc__stepm *sm, int *all, size_t *first_bad) {
     }
 }
 
-/* Take the capture into f (which holds the last one) and judge every
- * expectation on it; *same = it shows f's pixels again. Such a capture is
- * not judged again: every verdict depends only on the pixels and fixed
- * references, except "stable", which now holds (0 px changed). The capture
- * f held before goes to prev (NULL: freed). Times are those of the
- * capture's reply (now). Returns 0 or negative. */
-static int judge(sc__runner *r, sc__frame *f, sc__frame *prev, const char *raw, size_t len,
-                 double t_req, int *same) {
+/* Judge every expectation on capture f (prev: the one before it, when the
+ * step keeps it); same = it shows the last capture's pixels again. Such a
+ * capture is not judged again: every verdict depends only on the pixels
+ * and fixed references, except "stable", which now holds (0 px changed).
+ * Times are those of the capture's reply. */
+static void judge_frame(sc__runner *r, sc__frame *f, sc__frame *prev, int same, double t_req,
+                        double t_reply) {
   sc__stepm *sm = &r->sm;
-  double reply = sc__now_ms();
-  int rc = sc__runner_take(r, f, prev, sm->C_now, raw, len, same, &sm->before);
-  if (rc < 0) return rc;
-  double t = reply - sm->t0;
-  double ms = sc__now_ms() - t_req;
+  double t = t_reply - sm->t0;
+  double ms = t_reply - t_req;
   sm->last_t = t;
   sm->res->captures++;
   sm->capsum += ms;
   sm->cap_last = ms;
-  if (*same) {
+  if (same) {
     for (size_t i = 0; i < sm->st->nexpect; i++)
       if (sm->st->expect[i].kind == SC_EXPECT_STABLE) {
         sm->v[i].holds = 1;
         snprintf(sm->v[i].reason, sizeof sm->v[i].reason, "%s equals previous capture",
                  r->s->regions[sm->st->expect[i].region].name);
       }
-    return 0;
+    return;
   }
   sm->ctx.cur = f;
   sm->ctx.prev = sc__frame_has(prev) ? prev : NULL;
@@ -314,7 +307,19 @@ static int judge(sc__runner *r, sc__frame *f, sc__frame *prev, const char *raw, 
     change |= sm->v[i].shows_change;
   }
   if (change && sm->res->first_change_ms < 0) sm->res->first_change_ms = t;
-  return 0;
+}
+
+/* The verdict job's judge (rest.h): 1 when every expectation holds on the
+ * frame, "stable" aside (that is the frame's finality, which the proof
+ * gives). */
+static int judged(void *ud, sc__frame *f, sc__frame *prev, int same, double t_req,
+                  double t_reply) {
+  sc__runner *r = ud;
+  sc__stepm *sm = &r->sm;
+  judge_frame(r, f, prev, same, t_req, t_reply);
+  for (size_t i = 0; i < sm->st->nexpect; i++)
+    if (!sm->v[i].holds && sm->st->expect[i].kind != SC_EXPECT_STABLE) return 0;
+  return 1;
 }
 
 /* ---- the gesture ---- */
@@ -343,7 +348,7 @@ static void input_done(int status, const char *errmsg, void *ud) {
       double room = sm->next_notch_at - sc__now_ms();
       if (!sm->log_mode && sm->res->first_change_ms < 0 && sm->st->nexpect > 0 && sm->U.w > 0 &&
           room >= 1.5 * (sm->cap_last > 0 ? sm->cap_last : 100)) {
-        poll_next(r);
+        notch_capture(r);
         return;
       }
       if (sc__runner_after(r, sm->next_notch_at, notch_send) < 0) finish(r, SC_ENOMEM);
@@ -411,15 +416,10 @@ static void gesture_done(sc__runner *r) {
     return;
   }
   sm->in_poll = 1;
-  sm->moved_at = t1;
-  if (sm->log_mode) {
-    sc__step_log_begin(r);
-    return;
-  }
-  poll_next(r);
+  verdict_begin(r);
 }
 
-/* ---- polling for the verdict ---- */
+/* ---- the verdict ---- */
 
 /* The timeout: the first failing expectation says why, as of the last
  * capture, and the failure images show what it compared. */
@@ -447,33 +447,6 @@ static void timed_out(sc__runner *r, size_t first_bad) {
   sc__step_failed(r); /* unless the input never left the browser (input_seen.c) */
 }
 
-/* The time ran out between captures: the reason as of the last one. */
-static void out_of_time(sc__runner *r) {
-  int all;
-  size_t first_bad;
-  tally(&r->sm, &all, &first_bad);
-  if (!stalled(r)) timed_out(r, first_bad);
-}
-
-/* Ask for the next poll: right away while the screen moves; when it is at
- * rest but not yet right, after a back-off that grows with how long it has
- * been at rest (never past the timeout, which the capture then meets). */
-static void pace(sc__runner *r, int stable) {
-  sc__stepm *sm = &r->sm;
-  double now = sc__now_ms();
-  if (!stable) sm->moved_at = now;
-  double gap = stable ? (now - sm->moved_at) / SC__BACKOFF_DIV : 0;
-  if (gap > SC__BACKOFF_MAX_MS) gap = SC__BACKOFF_MAX_MS;
-  double end = sm->t0 + sm->st->timeout_ms;
-  if (now + gap > end) gap = end - now;
-  if (gap >= 1) {
-    sm->res->idle_ms += gap;
-    if (sc__runner_after(r, now + gap, poll_next) < 0) finish(r, SC_ENOMEM);
-    return;
-  }
-  poll_next(r);
-}
-
 /* The pass, once the canvas was found where the page opened it; a canvas
  * gone or moved fails the step with what became of it (the pixels were
  * the page's, not the application's). */
@@ -490,7 +463,6 @@ static void guest_checked(int status, const char *errmsg, void *ud) {
   }
   if (!io_ok(r, status, errmsg)) return;
   sm->res->verified_ms = sm->last_t;
-  if (!sm->log_mode) sm->res->proven_ms = sm->last_t;
   sm->res->passed = 1;
   summarize(msg, sizeof msg, sm->v, sm->st->nexpect);
   /* verified only once its time was up: a pass, but one that took the whole
@@ -505,9 +477,48 @@ static void guest_checked(int status, const char *errmsg, void *ud) {
   finish(r, 0);
 }
 
-/* The verdict holds on the pixels; it is given only if they are still the
- * application's (guest_checked). */
-static void verdict(sc__runner *r) {
+/* "stable" holds on a frame proven final: by the log, its regions had no
+ * paint for the quiet time (under pairs the judge saw two equal captures). */
+static void prove_stable(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  for (size_t i = 0; i < sm->st->nexpect; i++)
+    if (sm->st->expect[i].kind == SC_EXPECT_STABLE && !sm->v[i].holds) {
+      sm->v[i].holds = 1;
+      snprintf(sm->v[i].reason, sizeof sm->v[i].reason, "%s unchanged for %.0f ms (paint log)",
+               r->s->regions[sm->st->expect[i].region].name, sc__rest_quiet_ms(&r->rest));
+    }
+}
+
+/* The proof: final (the verdict holds on the pixels; it is given only if
+ * they are still the application's: guest_checked), the deadline (the
+ * reason as of the last capture), or an error. */
+static void proven(void *ud, const sc__rest_proof *p) {
+  sc__runner *r = ud;
+  sc__stepm *sm = &r->sm;
+  sc_step_result *res = sm->res;
+  sc__frame_free(&sm->cur);
+  sc__frame_free(&sm->prev);
+  sc__frame_move(&sm->cur, p->f);
+  sc__frame_move(&sm->prev, p->prev);
+  sm->mark = p->mark;
+  res->paints += p->paints;
+  if (p->first_paint >= 0 && res->first_paint_ms < 0) res->first_paint_ms = p->first_paint - sm->t0;
+  if (p->last_paint >= 0) res->last_paint_ms = p->last_paint - sm->t0;
+  res->idle_ms += p->idle_ms;
+  if (p->rc < 0) {
+    finish(r, p->rc);
+    return;
+  }
+  if (p->rc == SC__NOT_AT_REST) {
+    int all;
+    size_t first_bad;
+    tally(sm, &all, &first_bad);
+    if (!stalled(r)) timed_out(r, first_bad);
+    return;
+  }
+  sm->last_t = p->at - sm->t0; /* verified when the final frame's capture was */
+  res->proven_ms = p->proven - sm->t0;
+  if (p->log_settled) prove_stable(r);
   if (!r->io.guest) {
     guest_checked(0, NULL, r);
     return;
@@ -515,84 +526,77 @@ static void verdict(sc__runner *r) {
   IO_START(r, r->io.guest(r->io.ctx, guest_checked, r));
 }
 
-static void polled(int status, const char *errmsg, const char *raw, size_t len, void *ud) {
+/* The regions the step expects to change ("changed", a scale factor other
+ * than 1): a paint must have touched each since the gesture before the
+ * screen can hold. An answer that has reached only some of them (JOSM: the
+ * map first, the Tags and Selection panels 60-120 ms later; through Xpra
+ * up to 400 ms later) is not captured early. The quiet time until then is
+ * the scenario's, so a region the application never paints is captured
+ * as it was before the early capture existed. */
+static void must_change(const sc__runner *r, sc__log_must *m) {
+  const sc__stepm *sm = &r->sm;
+  m->n = 0;
+  for (size_t i = 0; i < sm->st->nexpect && m->n < SC__LOG_MUST_MAX; i++) {
+    const sc_expect *e = &sm->st->expect[i];
+    if (e->kind != SC_EXPECT_CHANGED && !(e->kind == SC_EXPECT_SCALE && e->factor != 1)) continue;
+    sc_rect rr = r->s->regions[e->region].r;
+    int dup = 0;
+    for (int k = 0; k < m->n; k++) dup |= !memcmp(&m->r[k], &rr, sizeof rr);
+    if (!dup) m->r[m->n++] = rr;
+  }
+}
+
+static void verdict_begin(sc__runner *r) {
+  sc__stepm *sm = &r->sm;
+  const sc_action *a = &sm->st->action;
+  sc__rest_want w = {
+      .clip = sm->U,
+      .wide = sm->C,
+      .cover = sc__runner_covering(r, sm->ni),
+      .deadline = sm->t0 + sm->st->timeout_ms,
+      .gesture_end = r->last_gesture_end,
+      .input_at = a->kind == SC_ACTION_NONE ? 0 : sm->input_at,
+      /* a gesture none of whose expectations needs a change is verified
+       * only after the response window: nothing may pass before the
+       * application had the time to answer */
+      .not_before = sm->no_change ? sm->input_at + response_ms(r) : 0,
+      .window_ms = response_ms(r),
+      .need_paint = a->kind != SC_ACTION_NONE && !sm->no_change,
+      .delay = r->capture_at ? &r->capture_at[sm->ni] : NULL,
+      .from = sm->mark,
+      .log = sm->log_mode,
+      .also = &sm->before,
+      .keep_prev = sm->keep_prev,
+  };
+  must_change(r, &w.must);
+  sc__rest_verdict(&r->rest, &w, judged, proven, r);
+}
+
+/* A capture in a pause between notches: the first change only, never a
+ * verdict frame (the gesture is not complete). */
+static void notch_polled(int status, const char *errmsg, const char *raw, size_t len, void *ud) {
   sc__runner *r = ud;
   if (!io_ok(r, status, errmsg)) return;
   sc__stepm *sm = &r->sm;
-  int same = 0, all;
-  size_t first_bad;
-  if (!sm->in_poll) { /* a capture between notches: first change only */
-    sc__frame f = {0};
-    int rc = judge(r, &f, NULL, raw, len, sm->cap_req_at, &same);
-    sc__frame_free(&f);
-    if (rc < 0) {
-      finish(r, rc);
-      return;
-    }
-    double at = sm->next_notch_at > sc__now_ms() ? sm->next_notch_at : sc__now_ms();
-    if (sc__runner_after(r, at, notch_send) < 0) finish(r, SC_ENOMEM);
-    return;
-  }
-  int rc = judge(r, &sm->cur, sm->keep_prev ? &sm->prev : NULL, raw, len, sm->cap_req_at, &same);
+  sc__frame f = {0};
+  int same = 0;
+  double reply = sc__now_ms();
+  int rc = sc__rest_take(&r->io, &f, NULL, sm->U, raw, len, &same, &sm->before);
+  if (rc == 0) judge_frame(r, &f, NULL, same, sm->cap_req_at, reply);
+  sc__frame_free(&f);
   if (rc < 0) {
     finish(r, rc);
     return;
   }
-  if (sm->log_mode) {
-    sc__step_log_captured(r, same);
-    return;
-  }
-  tally(sm, &all, &first_bad);
-  int stable = same; /* two captures in a row show the same pixels */
-  /* a step that expects nothing to change watches the whole response
-   * window after its last input: a capture asked for after it */
-  if (sm->no_change && sm->cap_req_at < sm->input_at + response_ms(r)) all = 0;
-  /* on a page the log is blind on, settled = also unchanged for the quiet
-   * time: since the reply that last showed a change, up to this capture's
-   * request */
-  int settled = stable && sm->cap_req_at - sm->moved_at >= sc__runner_blind_quiet(r);
-  if (all && settled) {
-    verdict(r);
-    return;
-  }
-  if (sm->last_t >= sm->st->timeout_ms) {
-    if (!stalled(r)) timed_out(r, first_bad);
-    return;
-  }
-  if ((rc = sc__frame_hold(&sm->cur)) < 0) { /* packed until the next capture */
-    finish(r, rc);
-    return;
-  }
-  pace(r, stable);
+  double at = sm->next_notch_at > sc__now_ms() ? sm->next_notch_at : sc__now_ms();
+  if (sc__runner_after(r, at, notch_send) < 0) finish(r, SC_ENOMEM);
 }
 
-static void poll_next(sc__runner *r) { capture_now(r); }
-
-static void capture_now(sc__runner *r) {
+static void notch_capture(sc__runner *r) {
   sc__stepm *sm = &r->sm;
   sm->cap_req_at = sc__now_ms();
-  /* On the log: the wider clip (the next need too), proven for the step's
-   * regions by posted() and for the rest from before the capture when the
-   * next step asks (step end: last_seq). Pairs compare captures of the
-   * step's own clip. */
-  sm->C_now = sm->log_mode && sc__runner_covering(r, sm->ni) ? sm->C : sm->U;
-  int rc = sc__runner_capture(r, sm->C_now, sm->t0 + sm->st->timeout_ms, polled);
+  int rc = sc__runner_capture(r, sm->U, sm->t0 + sm->st->timeout_ms, notch_polled);
   if (rc < 0) finish(r, rc);
 }
 
-/* ---- shared with step_log.c ---- */
-
 void sc__step_finish(sc__runner *r, int rc) { finish(r, rc); }
-int sc__step_all_hold(const sc__stepm *sm) {
-  int all;
-  size_t first_bad;
-  tally(sm, &all, &first_bad);
-  return all;
-}
-int sc__step_io_ok(sc__runner *r, int status, const char *errmsg) {
-  return io_ok(r, status, errmsg);
-}
-void sc__step_verdict(sc__runner *r) { verdict(r); }
-void sc__step_out_of_time(sc__runner *r) { out_of_time(r); }
-void sc__step_pace(sc__runner *r, int stable) { pace(r, stable); }
-void sc__step_capture(sc__runner *r) { capture_now(r); }

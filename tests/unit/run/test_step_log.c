@@ -1,4 +1,4 @@
-/* The paint log's rule (lib/run/step_log.c, rest_log.c) on the scripted
+/* The paint log's rule (lib/rest: verdict.c, settle.c) on the scripted
  * world and its fake paint log (world.h): one capture per verdict, settled
  * only when no paint touched the regions across it; a verdict that fails on
  * a settled capture is not final while the application paints; a step that
@@ -15,7 +15,7 @@ static int log_setup(void **st) {
   g_s.self_check_first = SC__SELF_CHECK_FIRST;
   g_s.self_check_every = SC__SELF_CHECK_EVERY;
   g_r.io.log_wait = f_log_wait;
-  g_r.log_verdicts = SC__SELF_CHECK_FIRST; /* no self-check but where a test asks */
+  g_r.rest.log_verdicts = SC__SELF_CHECK_FIRST; /* no self-check but where a test asks */
   return 0;
 }
 
@@ -200,7 +200,7 @@ static void the_capture_delay_is_learnt_per_step(void **st) {
  * (one capture per verdict), a second capture with first = 1. */
 static void the_self_check_rate_is_the_scenarios(void **st) {
   (void)st;
-  g_r.log_verdicts = 0;
+  g_r.rest.log_verdicts = 0;
   g_s.self_check_first = 0;
   g_s.self_check_every = 0;
   g_w.after = "K";
@@ -208,7 +208,7 @@ static void the_self_check_rate_is_the_scenarios(void **st) {
   const sc_step_result *res = step(0, 1);
   assert_true(res->passed);
   assert_int_equal(res->captures, 1);
-  g_r.log_verdicts = 0;
+  g_r.rest.log_verdicts = 0;
   g_s.self_check_first = 1;
   g_w.after = "L";
   res = step(1, 1);
@@ -317,7 +317,7 @@ static void a_capture_the_log_moved_across_is_not_settled(void **st) {
  * Sabotage: the same change seen by the log is a late paint, not a
  * mismatch: the log stays on. */
 static const sc_step_result *run_with_unseen_change(int unseen) {
-  g_r.log_verdicts = 0;
+  g_r.rest.log_verdicts = 0;
   g_w.after = "K";
   g_w.delay = 100;
   double click = 1000 + 1 + Q + LOGRTT + CAP + LOGRTT;
@@ -335,7 +335,7 @@ static void a_self_check_mismatch_switches_to_pairs(void **st) {
   assert_true(res->passed);
   assert_string_equal(res->rest, "pairs");
   assert_non_null(strstr(res->rest_why, "self-check"));
-  assert_true(g_r.log_off);
+  assert_true(g_r.rest.log_off);
   g_w.after = "M";
   res = step(1, 1);
   assert_true(res->passed);
@@ -347,7 +347,7 @@ static void a_late_seen_paint_is_no_mismatch(void **st) {
   const sc_step_result *res = run_with_unseen_change(0);
   assert_true(res->passed);
   assert_string_equal(res->rest, "paint-log");
-  assert_false(g_r.log_off);
+  assert_false(g_r.rest.log_off);
 }
 
 /* A blind log (the page has a WebGL canvas over the guest, say): the user
@@ -686,12 +686,12 @@ static void a_change_the_log_does_not_see_falls_back_to_pairs(void **st) {
   assert_string_equal(res->rest, "pairs");
   assert_string_equal(res->rest_why, SC__WITNESS_WHY);
   assert_non_null(strstr(res->reason, "not at rest"));
-  assert_false(g_r.log_off); /* for this step: the next one tries the log again */
+  assert_false(g_r.rest.log_off); /* for this step: the next one tries the log again */
 }
 static void sabotage_without_the_witness_the_unseen_change_passes(void **st) {
   (void)st;
   g_no_witness = 1;
-  g_r.log_verdicts = 1; /* no self-check due either */
+  g_r.rest.log_verdicts = 1; /* no self-check due either */
   const sc_step_result *res = spinning(0);
   assert_true(res->passed);
   assert_string_equal(res->rest, "paint-log");

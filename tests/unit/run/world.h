@@ -180,6 +180,7 @@ static int g_captures; /* every capture asked for */
 static void check_held(const sc__runner *r) {
   g_held_checks++;
   int bad = r->settle.f.img || r->sm.before.img || r->sm.cur.img || r->sm.prev.img || r->last.img;
+  bad |= r->rest.j.f.img || r->rest.j.prev.img || r->rest.answer.img || r->rest.answer_prev.img;
   for (size_t i = 0; i < r->nsnaps; i++) bad |= r->snaps[i].f.img != NULL;
   g_held_checks_failed += bad;
 }
@@ -192,7 +193,7 @@ static int f_capture(void *ctx, sc_rect clip, int fast, double timeout_ms, sc__i
                      void *ud) {
   world *w = world_of(ctx);
   (void)clip, (void)fast;
-  if (ud == &g_r) check_held(&g_r);
+  if (ud == &g_r || ud == &g_r.rest) check_held(&g_r); /* the runner's or its rest object's */
   g_captures++;
   double at = thawed(g_t + CAP);
   if (g_closed_at > 0 && at >= g_closed_at) {
