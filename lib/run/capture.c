@@ -123,6 +123,8 @@ void sc__runner_snaps_clear(sc__runner *r) {
 void sc__runner_clear(sc__runner *r) {
   if (r->timer && r->io.cancel) r->io.cancel(r->io.ctx, r->timer);
   r->timer = 0;
+  sc_image_free(r->guest_before);
+  r->guest_before = NULL;
   sc__frame_free(&r->settle.f);
   sc__frame_free(&r->last);
   sc__rest_clear(&r->rest);

@@ -116,3 +116,56 @@ void sc__runner_pass_frames(sc__runner *r) {
   }
   sc__free(fp);
 }
+
+/* The whole guest before and after step res (sc_run_options.pass_frames_guest),
+ * named "guest" (or "@guest", kept apart by its hash, when a region is
+ * called guest), within the same budget: a pair that does not fit ends the
+ * keeping as a region's would. */
+void sc__runner_guest_frames(sc__runner *r, sc_step_result *res, const sc_image *after) {
+  sc__frames_budget *fb = r->frames;
+  const sc_image *img[2] = {r->guest_before, after};
+  if (!fb || !img[0] || !img[1] || !r->report_dir) return;
+  if (fb->spent) {
+    if (res->passed) res->frames_skipped = 1;
+    return;
+  }
+  static const char *const kinds[2] = {"before", "after"};
+  void *png[2] = {NULL, NULL};
+  size_t len[2] = {0, 0};
+  int rc = 0;
+  for (int k = 0; k < 2 && rc == 0; k++) rc = sc_image_encode_png(&png[k], &len[k], img[k]);
+  if (rc < 0) {
+    char *note = sc__asprintf("guest frames not written: %s", sc_errmsg());
+    if (note) sc__artifact_note(res, note);
+    sc__free(note);
+  } else if ((long long)(len[0] + len[1]) > fb->budget - fb->written) {
+    fb->spent = 1;
+    if (res->passed) res->frames_skipped = 1;
+  } else {
+    char *why = NULL;
+    const char *name = sc_scenario_region(r->s, "guest") >= 0 ? "@guest" : "guest";
+    char *base = sc__runner_artifact_base(r, res->step_id, name, r->cycle, &why);
+    int lost = 0;
+    for (int k = 0; k < 2; k++) {
+      char *path = base ? sc__asprintf("%s-%s.png", base, kinds[k]) : NULL;
+      int wrc = path ? sc__png_write(path, png[k], len[k]) : SC_ENOMEM;
+      if (wrc == 0 && sc__artifact_add(res, path) == 0) {
+        fb->written += (long long)len[k];
+        if (r->rr) r->rr->pass_frames_written += (long long)len[k];
+      } else {
+        lost++;
+        if (!why) why = sc__asprintf("%s", wrc ? sc_errmsg() : "out of memory");
+      }
+      sc__free(path);
+    }
+    if (lost) {
+      char *note = sc__asprintf("%d of 2 guest frames not written: %s", lost, why ? why : "out of memory");
+      if (note) sc__artifact_note(res, note);
+      sc__free(note);
+    }
+    sc__free(why);
+    sc__free(base);
+  }
+  sc__free(png[0]);
+  sc__free(png[1]);
+}

@@ -188,6 +188,8 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   if (opts->pass_frames_bytes < 0)
     return sc__err(SC_EINVAL, "sc_run_scenario: pass_frames_bytes %lld < 0",
                    opts->pass_frames_bytes);
+  if (opts->pass_frames_guest && opts->pass_frames_bytes <= 0)
+    return sc__err(SC_EINVAL, "sc_run_scenario: pass_frames_guest needs pass_frames_bytes > 0");
   if (opts->pass_frames_bytes > 0 && !opts->report_dir)
     return sc__err(SC_EINVAL, "sc_run_scenario: pass_frames_bytes needs a report_dir");
   volatile int *cancel = opts->cancel;
@@ -202,7 +204,7 @@ SC_EXTERN int sc_run_scenario(sc_run_result **out, const sc_scenario *s,
   sc_multi *m = NULL;
   int rc = sc_multi_new(&m, s, &mo);
   if (rc == 0) sc__multi_interrupt(m, cancel);
-  sc__frames_budget frames = {opts->pass_frames_bytes, 0, 0};
+  sc__frames_budget frames = {opts->pass_frames_bytes, 0, 0, opts->pass_frames_guest != 0};
   if (rc == 0) sc__multi_pass_frames(m, &frames);
   /* a cancel while the browser comes up ends the run then, not after */
   if (rc == 0 && !opts->page && !opts->browser)
@@ -267,4 +269,5 @@ SC_EXTERN void sc_run_result_free(sc_run_result *r) {
 SC__OPTS_DEFINE(run_options, SC_RUN_OPTIONS_INIT,
                  offsetof(sc_run_options, cancel),
                  offsetof(sc_run_options, cancel) + sizeof(volatile int *),
+                 offsetof(sc_run_options, pass_frames_bytes) + sizeof(long long),
                  sizeof(sc_run_options))

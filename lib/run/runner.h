@@ -43,6 +43,7 @@ typedef struct sc__frames_budget {
   long long budget;           /* bytes; 0 = keep no passed step's frames */
   long long written;
   int spent;                  /* a step's frames did not fit: no more from now on */
+  int guest;                  /* also the whole guest before and after every step */
 } sc__frames_budget;
 
 /* A settle (sc__runner_settle): done(r, rc) with rc 0 at rest,
@@ -122,6 +123,8 @@ struct sc__runner {
   sc__runner_io io;           /* the page (or a test's script) */
   const char *report_dir;     /* failure images, or NULL */
   sc__frames_budget *frames;  /* passed steps' frames (the multi's); NULL = none */
+  sc_image *guest_before;     /* with frames->guest: the whole guest before this step */
+  int guest_rc;               /* the step's end code, kept while its guest-after capture runs */
   int fast_capture;
   sc_rect *need;              /* per step (setup then cycle): guest rect to capture;
                                  then, per step, the paint log's verdict capture clip
@@ -328,6 +331,9 @@ char *sc__runner_artifact_base(sc__runner *r, const char *step_id, const char *r
  * its budget has room, write the before/after PNGs of each region its
  * expectations name and list them in its artifacts (frames.c). */
 void sc__runner_pass_frames(sc__runner *r);
+/* With frames->guest: write r->guest_before and after (the whole guest
+ * around step res) as its guest frames, within the budget (frames.c). */
+void sc__runner_guest_frames(sc__runner *r, sc_step_result *res, const sc_image *after);
 
 /* Results: append a copy of res (moved in) to rr; drift entries. */
 int sc__result_push(sc_run_result *rr, sc_step_result *res);

@@ -213,6 +213,51 @@ static int relocating(const sc__runner *r) {
   return r->cycle > 1 && s->locators && s->locators->relocate;
 }
 
+/* ---- guest frames (sc_run_options.pass_frames_guest): the whole guest
+ * captured before a step begins and after its verdict, apart from the
+ * step's own captures, never judged. ---- */
+static int guest_frames(const sc__runner *r) {
+  return r->frames && r->frames->guest && r->frames->budget > 0 && r->report_dir;
+}
+
+/* The step next() is at, begun. */
+static void begin_current(sc__runner *r) {
+  const sc_scenario *s = r->s;
+  if (r->phase == SC__PH_SETUP) sc__runner_step_begin(r, &s->setup[r->idx], r->idx);
+  else sc__runner_step_begin(r, &s->steps[r->idx], s->nsetup + r->idx);
+}
+
+/* The whole guest of a capture's reply, or NULL (the frame is then left
+ * out: a guest frame never fails a step). */
+static sc_image *guest_image(sc__runner *r, int status, const char *errmsg, const char *raw,
+                             size_t len, int *rc) {
+  sc_image *img = NULL;
+  *rc = sc__runner_reply(r, status, errmsg);
+  if (*rc == SC_ECANCELED) return NULL;
+  if (*rc == 0 && r->io.decode(r->io.ctx, &img, raw, len, whole_guest(r)) < 0) img = NULL;
+  *rc = 0; /* a capture that failed loses its frame, not the step */
+  return img;
+}
+
+static void guest_before_taken(int status, const char *errmsg, const char *raw, size_t len,
+                               void *ud) {
+  sc__runner *r = ud;
+  int rc;
+  sc_image_free(r->guest_before);
+  r->guest_before = guest_image(r, status, errmsg, raw, len, &rc);
+  if (r->canceled) {
+    end(r, sc__err(SC_ECANCELED, "canceled: %s", r->cancel_why));
+    return;
+  }
+  begin_current(r);
+}
+
+static void begin_step(sc__runner *r) {
+  if (!guest_frames(r) || sc__runner_capture(r, whole_guest(r), sc__now_ms() + SC__REST_WAIT_MS,
+                                             guest_before_taken) < 0)
+    begin_current(r);
+}
+
 static void next(sc__runner *r) {
   const sc_scenario *s = r->s;
   if (r->canceled) {
@@ -225,7 +270,7 @@ static void next(sc__runner *r) {
     return;
   case SC__PH_SETUP:
     if (r->idx < s->nsetup) {
-      sc__runner_step_begin(r, &s->setup[r->idx], r->idx);
+      begin_step(r);
       return;
     }
     r->phase = SC__PH_CYCLE_START;
@@ -256,7 +301,7 @@ static void next(sc__runner *r) {
     return;
   case SC__PH_STEPS:
     if (r->idx < s->nsteps) {
-      sc__runner_step_begin(r, &s->steps[r->idx], s->nsetup + r->idx);
+      begin_step(r);
       return;
     }
     r->phase = SC__PH_DRIFT;
@@ -273,7 +318,35 @@ static void next(sc__runner *r) {
   }
 }
 
+static void step_end_now(sc__runner *r, int rc);
+
+static void guest_after_taken(int status, const char *errmsg, const char *raw, size_t len,
+                              void *ud) {
+  sc__runner *r = ud;
+  int rc;
+  sc_image *after = guest_image(r, status, errmsg, raw, len, &rc);
+  if (after && r->sm.res) sc__runner_guest_frames(r, r->sm.res, after);
+  sc_image_free(after);
+  sc_image_free(r->guest_before);
+  r->guest_before = NULL;
+  step_end_now(r, r->guest_rc);
+}
+
+/* A step's end: with guest frames and a verdict, the whole guest after it
+ * first. */
 void sc__runner_step_end(sc__runner *r, int rc) {
+  if (rc == 0 && r->sm.res && !r->canceled && guest_frames(r) && r->guest_before) {
+    r->guest_rc = rc;
+    if (sc__runner_capture(r, whole_guest(r), sc__now_ms() + SC__REST_WAIT_MS,
+                           guest_after_taken) == 0)
+      return;
+  }
+  sc_image_free(r->guest_before);
+  r->guest_before = NULL;
+  step_end_now(r, rc);
+}
+
+static void step_end_now(sc__runner *r, int rc) {
   sc_step_result *res = r->sm.res;
   r->sm.res = NULL;
   if (res && r->canceled) { /* a canceled step is not judged: no result */

@@ -1,4 +1,5 @@
-/* One expectation: {"KIND": "region", options...}; the kind is the first key. */
+/* One expectation: {"KIND": "region", options...}; the kind is the first key
+ * (after any "note"). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,10 +78,11 @@ static void other_keys(sc__scn *c, json_t *v, const struct kind *kd) {
   int first = 1;
   sc__unknown u = {0};
   json_object_foreach(v, k, x) {
-    if (first || has(kd->keys, k)) {
+    if (first && strcmp(k, "note") != 0) {
       first = 0;
       continue;
     }
+    if (has(kd->keys, k) || sc__scn_note(c, k, x)) continue;
     sc__scn_enter(c, k);
     int listed = sc__scn_unknown(c, &u);
     sc__scn_leave(c);
@@ -255,6 +257,24 @@ static void color(sc__scn *c, json_t *v, sc_expect *e) {
   sc__scn_bool(c, v, "absent", &e->absent);
 }
 
+/* An "equals" text the glyph set cannot write could never be read: said at
+ * load time, as for text locators. A set that does not load was reported
+ * by text_set. ("match" is a pattern: not checked.) */
+static void spellable(sc__scn *c, json_t *v, const sc_expect *e) {
+  if (!e->text_equals || !*e->text_equals || !e->glyphs) return;
+  sc_glyphset *gs = NULL;
+  int rc = sc_glyphset_load(&gs, e->glyphs);
+  if (rc == SC_ENOMEM) c->oom = 1;
+  char missing[SC_GLYPH_NAME_MAX + 2];
+  if (rc == 0 && sc_glyphset_spell(gs, e->text_equals, missing) == SC_ENOTFOUND) {
+    sc__scn_enter(c, "equals");
+    sc__scn_problem(c, SC__AT_VAL(c), "glyph set \"%s\" cannot spell \"%s\": it has no glyph for \"%s\"",
+                    json_string_value(json_object_get(v, "glyphs")), e->text_equals, missing);
+    sc__scn_leave(c);
+  }
+  sc_glyphset_free(gs);
+}
+
 static void text(sc__scn *c, json_t *v, sc_expect *e) {
   json_t *eq = json_object_get(v, "equals"), *re = json_object_get(v, "match");
   if (!eq == !re) {
@@ -283,6 +303,7 @@ static void text(sc__scn *c, json_t *v, sc_expect *e) {
   }
   sc__scn_strdup(c, v, "glyphs", 1, &e->glyphs);
   text_set(c, "glyphs", &e->glyphs);
+  spellable(c, v, e);
 }
 
 void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size_t index,
@@ -297,6 +318,7 @@ void sc__scn_expect(sc__scn *c, json_t *v, const sc_step *st, int in_cycle, size
     return;
   }
   void *it = json_object_iter(v);
+  while (it && strcmp(json_object_iter_key(it), "note") == 0) it = json_object_iter_next(v, it);
   const char *first = it ? json_object_iter_key(it) : NULL;
   const struct kind *kd = first ? find_kind(first) : NULL;
   if (!kd) {

@@ -109,12 +109,29 @@ void sc__scn_unknown_done(sc__scn *c, const sc__unknown *u) {
                     u->n - SC__UNKNOWN_MAX, SC__UNKNOWN_MAX);
 }
 
+int sc__scn_note(sc__scn *c, const char *key, json_t *v) {
+  if (strcmp(key, "note") != 0) return 0;
+  int ok = json_is_string(v);
+  if (json_is_array(v)) {
+    size_t i;
+    json_t *e;
+    ok = 1;
+    json_array_foreach(v, i, e) ok &= json_is_string(e);
+  }
+  if (!ok) {
+    sc__scn_enter(c, key);
+    sc__scn_problem(c, SC__AT_VAL(c), "\"note\" is a comment: a string or an array of strings");
+    sc__scn_leave(c);
+  }
+  return 1;
+}
+
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed) {
   const char *key;
   json_t *v;
   sc__unknown u = {0};
   json_object_foreach(obj, key, v) {
-    if (allowed_has(allowed, key)) continue;
+    if (allowed_has(allowed, key) || sc__scn_note(c, key, v)) continue;
     sc__scn_enter(c, key);
     int listed = sc__scn_unknown(c, &u);
     sc__scn_leave(c);

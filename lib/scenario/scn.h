@@ -130,6 +130,10 @@ void sc__scn_problem(sc__scn *c, sc__jpos at, const char *fmt, ...)
 /* Report every key of obj (the value at the current path) that is not in
  * allowed (NULL-terminated), with a did-you-mean suggestion. */
 void sc__scn_keys(sc__scn *c, json_t *obj, const char *const *allowed);
+/* Whether key is "note", the comment every scenario object may carry (a
+ * string or an array of strings, never read); a note of another type is
+ * reported. */
+int sc__scn_note(sc__scn *c, const char *key, json_t *v);
 /* Whether sc__scn_keys, for the object at the current path, reported a typo of key. */
 int sc__scn_fixed(const sc__scn *c, const char *key);
 /* Note that an unknown key of the object at the current path is a typo of key (static). */

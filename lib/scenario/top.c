@@ -88,6 +88,11 @@ static void points(sc__scn *c, json_t *root) {
   const char *name;
   json_t *v;
   json_object_foreach(o, name, v) {
+    if (strcmp(name, "note") == 0) { /* a comment, not a point */
+      c->pre[0] = '\0';
+      sc__scn_note(c, name, v);
+      continue;
+    }
     sc_named_point *np = &s->points[s->npoints++];
     /* kept even when wrong, so that references to it do not cascade */
     np->name = sc__scn_dup(c, name);
@@ -158,6 +163,11 @@ static void regions(sc__scn *c, json_t *root) {
   const char *name;
   json_t *v;
   json_object_foreach(o, name, v) {
+    if (strcmp(name, "note") == 0) { /* a comment, not a region */
+      c->pre[0] = '\0';
+      sc__scn_note(c, name, v);
+      continue;
+    }
     sc_region *rg = &s->regions[s->nregions++];
     rg->name = sc__scn_dup(c, name);
     if (rg->name) sc__strmap_put(&c->regmap, rg->name, strlen(rg->name), s->nregions - 1, NULL);
@@ -261,7 +271,9 @@ void sc__scn_top(sc__scn *c, json_t *root) {
   sc_scenario *s = c->s;
   sc__scn_keys(c, root, TOP_KEYS);
   sc__scn_strdup(c, root, "app", 1, &s->app);
-  if (sc__scn_strdup(c, root, "url", 1, &s->url) == 1 && s->url &&
+  /* optional: a run may give the URL instead (the CLI's --url), and one
+   * that opens a page without either fails before a browser starts */
+  if (sc__scn_strdup(c, root, "url", 0, &s->url) == 1 && s->url &&
       sc_url_check(s->url, SC_URL_DEFAULT) < 0) {
     sc__scn_enter(c, "url");
     sc__scn_problem(c, SC__AT_VAL(c), "\"url\" is not an http or https URL: %s", sc_errmsg());

@@ -68,6 +68,7 @@ typedef struct cli_run_args {
   unsigned allow_schemes; /* URL schemes --url may use (SC_URL_*) */
   double every_ms, duration_ms;
   long long frames; /* --frames: passed steps' frames budget in bytes (0 failures only) */
+  int frames_guest; /* --frames guest: also the whole guest around every step */
 } cli_run_args;
 /* Run many users (--users, several --browser, --grid): the load path. */
 int cli_run_load(const cli_run_args *a, const sc_scenario *s);

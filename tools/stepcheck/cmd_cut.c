@@ -51,6 +51,12 @@ static int cut_one(const cut *c, const sc_image *guest, const char *dir, char *p
     fprintf(stderr, "%s: found once at %d,%d (score %.3f", c->name, m[0].x, m[0].y, m[0].score);
     if (filled > 1) fprintf(stderr, "; next best %.3f at %d,%d", m[1].score, m[1].x, m[1].y);
     fprintf(stderr, ")\n");
+    /* found, but by less than twice the margin: a little noise on the page
+     * (another renderer, a lossy copy) could make it ambiguous */
+    if (filled > 1 && m[0].score - m[1].score < 2 * o.margin)
+      fprintf(stderr, "%s: warning: the next best place is only %.3f behind (the margin is %.3f; "
+              "want %.3f or more to be safe): cut a larger, more distinctive part\n", c->name,
+              m[0].score - m[1].score, o.margin, 2 * o.margin);
     return 0;
   }
   fprintf(stderr, "%s: %s", c->name, n ? "ambiguous: found in" : "not found on its own capture");
@@ -131,6 +137,10 @@ int cmd_cut(int argc, char **argv) {
     if ((rc = sc_scenario_load(&s, path)) < 0) return cli_input_err(rc, "cut");
     sc_run_page_options(&po, s);
     if (!url) url = sc_scenario_url(s);
+    if (!url) {
+      sc_scenario_free(s);
+      return cli_err(EXIT_USAGE, "cut: no URL to open: the scenario has no \"url\" and no --url was given");
+    }
   }
   sc_browser *b = NULL;
   sc_page *p = NULL;

@@ -43,6 +43,10 @@ int cmd_inspect(int argc, char **argv) {
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, path);
   if (rc < 0) return cli_input_err(rc, "inspect");
+  if (!url && !sc_scenario_url(s)) {
+    sc_scenario_free(s);
+    return cli_err(EXIT_USAGE, "inspect: no URL to open: the scenario has no \"url\" and no --url was given");
+  }
   if (canvas && sc_scenario_set_canvas(s, canvas) < 0) {
     sc_scenario_free(s);
     return cli_err(EXIT_USAGE, "inspect: %s", sc_errmsg());

@@ -36,7 +36,30 @@ static void on_stop(int sig) {
 
 typedef struct progress {
   int tty, quiet, passes, fails;
+  const sc_scenario *s; /* borrowed: the steps' timeouts */
 } progress;
+
+/* The time column of a progress line: a pass's verified time; a failure's
+ * time until its verdict, as the reports count it (include/stepcheck/
+ * report.h, "Elapsed"): its judging timeout, never less than its gesture
+ * or first change; what it ran when a fault cut it off. */
+static double shown_ms(const progress *p, const sc_step_result *r) {
+  if (r->passed) return r->verified_ms;
+  if (r->fault) return r->ran_ms > 0 ? r->ran_ms : 0;
+  double t = 0;
+  size_t n = r->setup ? sc_scenario_nsetup(p->s) : sc_scenario_nsteps(p->s);
+  for (size_t i = 0; i < n; i++) {
+    const sc_step *st = r->setup ? sc_scenario_setup_step(p->s, i) : sc_scenario_step(p->s, i);
+    const char *id = sc_step_id(st);
+    if (id && r->step_id && !strcmp(id, r->step_id)) {
+      t = sc_step_timeout_ms(st);
+      break;
+    }
+  }
+  if (r->gesture_ms > t) t = r->gesture_ms;
+  if (r->first_change_ms > t) t = r->first_change_ms;
+  return t;
+}
 
 static void on_step(const sc_step_result *r, int cycles, void *ud) {
   progress *p = ud;
@@ -53,7 +76,7 @@ static void on_step(const sc_step_result *r, int cycles, void *ud) {
             id, p->passes, p->fails);
   } else {
     fprintf(stderr, "cycle %d/%d %s %s %.1f ms%s%s\n", r->cycle, cycles, id,
-            r->passed ? "PASS" : "FAIL", r->passed ? r->verified_ms : r->gesture_ms,
+            r->passed ? "PASS" : "FAIL", shown_ms(p, r),
             r->passed ? "" : ": ", why);
   }
   fflush(stderr);
@@ -67,12 +90,13 @@ static int run_one_body(const cli_run_args *a, const sc_scenario *s) {
   bo.cancel = &g_stop; /* an endpoint that never answers lets go of us at a signal */
   if (a->nbrowsers && (rc = sc_browser_connect(&b, a->browsers[0], &bo)) < 0)
     return cli_browser_err(rc, "attach");
-  progress pr = {isatty(2), a->quiet, 0, 0};
+  progress pr = {isatty(2), a->quiet, 0, 0, s};
   sc_run_options o = SC_RUN_OPTIONS_INIT;
   o.url = a->url;
   o.cycles = a->cycles;
   o.report_dir = a->report;
   o.pass_frames_bytes = a->frames;
+  o.pass_frames_guest = a->frames_guest;
   o.browser = b;
   o.progress = on_step;
   o.userdata = &pr;
@@ -135,7 +159,11 @@ static int parse_opt(cli_run_args *a, int argc, char **argv, int *i) {
   }
   if (!strcmp(o, "--allow-url-scheme")) { VALUE(); return cli_allow_scheme(&a->allow_schemes, o, v) < 0 ? -1 : 1; }
   if (!strcmp(o, "--report")) { VALUE(); a->report = v; return 1; }
-  if (!strcmp(o, "--frames")) { VALUE(); return cli_parse_bytes(&a->frames, o, v) < 0 ? -1 : 1; }
+  if (!strcmp(o, "--frames")) {
+    VALUE();
+    a->frames_guest = !strcmp(v, "guest"); /* all, and the whole guest of every step */
+    return cli_parse_bytes(&a->frames, o, a->frames_guest ? "all" : v) < 0 ? -1 : 1;
+  }
   if (!strcmp(o, "--rest")) {
     VALUE();
     if (strcmp(v, "paint-log") && strcmp(v, "pairs"))
@@ -233,12 +261,19 @@ int cmd_run(int argc, char **argv) {
     return cli_err(EXIT_USAGE, "run: --ramp %d needs --every SECONDS", a.ramp);
   if (a.frames > 0 && !a.report)
     return cli_err(EXIT_USAGE, "run: --frames needs --report DIR (the frames go there)");
+  if (a.frames_guest && a.load)
+    return cli_err(EXIT_USAGE, "run: --frames guest is for one user (not with --users, several "
+                   "--url or --browser, or --grid)");
   if (a.grid && a.nbrowsers)
     return cli_err(EXIT_USAGE, "run: --grid and --browser exclude each other");
   if (check_outputs(&a) < 0) return EXIT_USAGE;
   sc_scenario *s = NULL;
   int rc = sc_scenario_load(&s, a.path);
   if (rc < 0) return cli_input_err(rc, "scenario");
+  if (!a.url && !sc_scenario_url(s)) {
+    sc_scenario_free(s);
+    return cli_err(EXIT_USAGE, "run: no URL to open: the scenario has no \"url\" and no --url was given");
+  }
   if ((a.rest && sc_scenario_set_rest(s, a.rest == 2 ? "pairs" : "paint-log") < 0) ||
       (a.canvas && sc_scenario_set_canvas(s, a.canvas) < 0)) {
     sc_scenario_free(s);

@@ -160,12 +160,22 @@ typedef struct sc_run_options {
    * before. Negative, or positive with no report_dir, is SC_EINVAL.
    * Failure images are always written and never counted. */
   long long pass_frames_bytes;
+  /** (version 4) Non-zero: also keep the whole guest of every step, passed
+   * or failed: a capture of the whole canvas before the step begins (before
+   * its park and its at-rest capture) and one after its verdict, as
+   * `USER@cCYCLE-STEP@guest-before.png` and `-after.png` in report_dir,
+   * listed in the step's `artifacts` after its regions' frames. They are
+   * taken apart from the verdict's captures (which cover only the regions
+   * the step judges), never judged, and cost the step two captures of the
+   * whole guest. Needs pass_frames_bytes > 0, whose budget they count
+   * against (a step whose frames would go past it keeps none). */
+  int pass_frames_guest;
 } sc_run_options;
-/* Versions 1 to 3 are accepted (1 ends before cancel, 2 before
- * pass_frames_bytes). */
-#define SC_RUN_OPTIONS_VERSION 3
+/* Versions 1 to 4 are accepted (1 ends before cancel, 2 before
+ * pass_frames_bytes, 3 before pass_frames_guest). */
+#define SC_RUN_OPTIONS_VERSION 4
 #define SC_RUN_OPTIONS_INIT \
-  {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, 0}
+  {SC_RUN_OPTIONS_VERSION, NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, 0, 0}
 /**
  * Fill *opts with the defaults of sc_run_options for a caller built against
  * `version` (1 .. the library's): the same as the INIT macro, for bindings.

@@ -673,6 +673,30 @@ static void sabotage_without_the_window_a_late_change_passes(void **st) {
   assert_true(res->verified_ms < 150);
 }
 
+/* A step verified only when its time ran out (here a response window as
+ * long as the timeout, on a screen that never changes) passes, and its
+ * reason says it passed only at its deadline; one verified before its
+ * deadline (the window half the timeout) does not say so. */
+static void a_pass_at_the_deadline_says_so(void **st) {
+  (void)st;
+  g_steps[0].expect = &g_unchanged;
+  g_steps[0].timeout_ms = 2000;
+  replan();
+  g_s.response_ms = 2000;
+  const sc_step_result *res = step(0, 1);
+  if (!res->passed) fail_msg("%s", res->reason);
+  assert_true(res->verified_ms >= 2000);
+  char want[128];
+  snprintf(want, sizeof want, "; passed only at its deadline (verified at %.0f ms, timeout 2000 ms)",
+           res->verified_ms);
+  if (!strstr(res->reason, want)) fail_msg("reason \"%s\" lacks \"%s\"", res->reason, want);
+  g_s.response_ms = 1000;
+  res = step(0, 1);
+  assert_true(res->passed);
+  assert_true(res->verified_ms < 2000);
+  assert_null(strstr(res->reason, "deadline"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(change_is_timed_from_the_first_input, setup, teardown),
@@ -711,6 +735,7 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(users_interleave_on_one_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(the_response_window_sees_a_late_change, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_pass_at_the_deadline_says_so, setup, teardown),
       cmocka_unit_test_setup_teardown(sabotage_without_the_window_a_late_change_passes, setup,
                                       teardown),
   };

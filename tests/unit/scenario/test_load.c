@@ -150,7 +150,7 @@ static void full_scenario(void **st) {
   assert_int_equal(t->expect[1].absent, 1);
   assert_int_equal(t->expect[1].min_pixels, 1);
   assert_int_equal(t->expect[1].color_tol, 0);
-  assert_string_equal(t->expect[2].text_equals, "(no object)");
+  assert_string_equal(t->expect[2].text_equals, "100.0 m");
   assert_null(t->expect[2].text_match);
 
   t = &s->steps[4];
@@ -233,8 +233,27 @@ static void validate_valid_is_zero(void **st) {
   assert_int_equal(sc_scenario_validate(sc_test_fixture("scenario/valid-full.json"), NULL, NULL), 0);
 }
 
+/* "note" is a comment on any object (even first in an expectation, even in
+ * the points and regions maps, where it names nothing), and "url" may be
+ * left to the run. */
+static void notes_and_no_url(void **st) {
+  (void)st;
+  sc_scenario *s = NULL;
+  assert_int_equal(sc_scenario_load(&s, sc_test_fixture("scenario/valid-notes.json")), 0);
+  assert_null(sc_scenario_url(s));
+  assert_int_equal(s->npoints, 2);
+  assert_int_equal(s->nregions, 2);
+  assert_string_equal(s->regions[1].name, "status");
+  const sc_expect *e = &s->steps[0].expect[0];
+  assert_int_equal(e->kind, SC_EXPECT_CHANGED);
+  assert_int_equal(e->min_pixels, 5);
+  assert_int_equal(s->steps[0].expect[1].kind, SC_EXPECT_SCALE);
+  sc_scenario_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(notes_and_no_url),
       cmocka_unit_test(full_scenario),
       cmocka_unit_test(defaults_applied),
       cmocka_unit_test(bad_arguments_and_io),
