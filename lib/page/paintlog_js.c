@@ -8,7 +8,11 @@
  * viewport CSS pixels. It keeps a counter, the last times and a ring of
  * SC_LOG_RING entries, and per canvas a ring of 16 boxes: memory per page
  * is bounded. Pixels are read only where a large rectangle is cleared and
- * refilled, and dropped at once.
+ * refilled, and dropped at once. Nothing it keeps holds a canvas or an
+ * element alive once the page dropped it (issue 39): what it knows of
+ * them is in WeakMaps, the hosts and blind canvases it must find again
+ * are WeakRefs swept at every answer, and a canvas drawn whole from
+ * another keeps that one's version record, not the canvas.
  *
  * What is an entry (a conservative superset of what can change pixels):
  * - a 2D-context call that changes pixels on a canvas attached to the

@@ -17,9 +17,9 @@
  *    one answer of the log, the WeakRef objects in the heap (the log's
  *    lists are their only user on that page) are back within 100 of
  *    before, the divs are gone, and the log's immediate answer takes at
- *    most 0.5 ms more than before them (a mean of 31); a host the page kept and puts back over the guest, and a
- *    closed shadow root attached over it later, still make the log blind
- *    ("shadow").
+ *    most 0.5 ms more than before them (the least of 3 means of 31); a
+ *    host the page kept and puts back over the guest, and a closed shadow
+ *    root attached over it later, still make the log blind ("shadow").
  *
  * Sabotages, run by hand (2026-12-04, Chromium of the machine), the
  * script before the fix (lib/page/paintlog_js.c at c1c541d):
@@ -171,11 +171,28 @@ static void swapped_back_buffers_do_not_outlive_the_page(void **st) {
   sc_page_free(p);
 }
 
+/* The log's immediate answer on the hosts page (not blind): the least of
+ * three means of 31 answers in a row, ms (a pause of the page's own, a
+ * GC, in one of them is not the log's cost). */
+static double answer_ms(sc_page *p) {
+  double best = -1;
+  for (int i = 0; i < 3; i++) {
+    json_t *a = eval_json(p, "__mh.answer(31)");
+    json_t *v = json_loads(json_string_value(a), 0, NULL);
+    assert_non_null(v);
+    assert_true(json_is_null(json_object_get(v, "blind")));
+    double ms = json_number_value(json_object_get(v, "ms"));
+    if (best < 0 || ms < best) best = ms;
+    json_decref(v);
+    json_decref(a);
+  }
+  return best;
+}
+
 static void dropped_shadow_hosts_cost_nothing_later(void **st) {
   (void)st;
   sc_page *p = open_fixture("paintlog-mem/hosts.html");
-  json_t *a0 = eval_json(p, "__mh.answer(31)");
-  json_t *v0 = json_loads(json_string_value(a0), 0, NULL);
+  double ms0 = answer_ms(p);
   gc(p);
   long refs0 = live_objects(p, "WeakRef.prototype"), divs0 = live_objects(p, "HTMLDivElement.prototype");
   double t0 = eval_num(p, "performance.now()");
@@ -185,21 +202,14 @@ static void dropped_shadow_hosts_cost_nothing_later(void **st) {
   json_decref(eval_json(p, "__mh.answer(1)")); /* the first answer after them */
   gc(p);
   long refs1 = live_objects(p, "WeakRef.prototype"), divs1 = live_objects(p, "HTMLDivElement.prototype");
-  json_t *a1 = eval_json(p, "__mh.answer(31)");
-  json_t *v1 = json_loads(json_string_value(a1), 0, NULL);
-  double ms0 = json_number_value(json_object_get(v0, "ms")), ms1 = json_number_value(json_object_get(v1, "ms"));
+  double ms1 = answer_ms(p);
   fprintf(stderr,
           HOSTS_STR " hosts made and dropped in %.0f ms: WeakRefs in the heap %ld -> %ld, divs %ld -> %ld; "
-          "an immediate answer %.3f -> %.3f ms (mean of 31)\n",
+          "an immediate answer %.3f -> %.3f ms (least of 3 means of 31)\n",
           churn, refs0, refs1, divs0, divs1, ms0, ms1);
-  assert_true(json_is_null(json_object_get(v1, "blind")));
   assert_true(refs1 - refs0 <= 100);
   assert_true(divs1 - divs0 <= 100);
   assert_true(ms1 <= ms0 + 0.5);
-  json_decref(a0);
-  json_decref(v0);
-  json_decref(a1);
-  json_decref(v1);
 
   /* the blind spots are still seen: the kept host put back over the
    * guest, and a closed shadow root attached over it later */
