@@ -8,7 +8,11 @@
  * viewport CSS pixels. It keeps a counter, the last times and a ring of
  * SC_LOG_RING entries, and per canvas a ring of 16 boxes: memory per page
  * is bounded. Pixels are read only where a large rectangle is cleared and
- * refilled, and dropped at once.
+ * refilled, and dropped at once. Nothing it keeps holds a canvas or an
+ * element alive once the page dropped it (issue 39): what it knows of
+ * them is in WeakMaps, the hosts and blind canvases it must find again
+ * are WeakRefs swept at every answer, and a canvas drawn whole from
+ * another keeps that one's version record, not the canvas.
  *
  * What is an entry (a conservative superset of what can change pixels):
  * - a 2D-context call that changes pixels on a canvas attached to the
@@ -145,6 +149,20 @@ const char sc__paintlog_js[] =
     "function arr(a){SPO(a,AP);return a;}"
     "function wm(){var m=new WMC();SPO(m,MP);return m;}"
     "function ws(){var m=new WSC();SPO(m,SP);return m;}"
+    /* Lists of what the log must find again but not keep alive (shadow
+     * hosts, blind canvases): WeakRefs, and the ones whose object is gone
+     * dropped at every answer (live, before the list is walked) and when
+     * the list has doubled since it was last swept (hold: amortised O(1)
+     * a push, though a page that makes hosts by the thousand in one task
+     * keeps them all alive until it ends). Issue 39: swept only when a
+     * host was added, the list kept a WeakRef per host ever made (500k:
+     * +11 MB, 5.7 ms an answer), and a page adding hosts while the old
+     * ones still lived swept all of them at every add. */
+    "function refs(){return {a:arr([]),lim:64};}"
+    "function sweep(l){var a=l.a,k=0;for(var i=0;i<a.length;i++)if(DEREF(a[i]))a[k++]=a[i];a.length=k;"
+    "l.lim=Math.max(64,2*k);}"
+    "function hold(l,o){l.a.push(new WeakRef(o));if(l.a.length>l.lim)sweep(l);}"
+    "function live(l){sweep(l);return l.a;}"
     "var NP=W0.Node.prototype,EP=W0.Element.prototype,HEP=W0.HTMLElement.prototype,DCP=W0.Document.prototype,"
     "isConn=GET(NP,'isConnected'),nType=GET(NP,'nodeType'),nName=GET(NP,'nodeName'),parentOf=GET(NP,'parentNode'),"
     "parentEl=GET(NP,'parentElement'),firstOf=GET(NP,'firstChild'),ownerOf=GET(NP,'ownerDocument'),"
@@ -180,11 +198,12 @@ const char sc__paintlog_js[] =
      * per context (cs) its canvas c, and T (a transform was set), X
      * (drawing reaches past its rectangle: shadow, filter, composite
      * operation), K (a clip was set), all sticky; per canvas (cst) d, the
-     * task's pending rectangle, v, its version record, b, why it is blind. */
+     * task's pending rectangle, v, its version record, b, why it is blind,
+     * h, what it last drew whole (see whole()). */
     "var CX=wm(),CV=wm(),NOC=FRZ({c:null,T:1,X:1,K:1});"
     "function canvasOf(g){try{return cvOf(g);}catch(e){}try{return ibrOf?ibrOf(g):null;}catch(e){}return null;}"
     "function cs(g){var k=CX.get(g);if(!k){var c=canvasOf(g);if(!c)return NOC;k={c:c,T:0,X:0,K:0};CX.set(g,k);}return k;}"
-    "function cst(c){var s=CV.get(c);if(!s){s={d:null,v:null,b:null};CV.set(c,s);}return s;}"
+    "function cst(c){var s=CV.get(c);if(!s){s={d:null,v:null,b:null,h:null};CV.set(c,s);}return s;}"
     /* a canvas of the top document (a frame's canvases paint inside the
      * frame, which is blind over the guest) */
     "function mine(c){return isConn(c)&&ownerOf(c)===D;}"
@@ -219,10 +238,16 @@ const char sc__paintlog_js[] =
      * (a box holding every pixel whose alpha may be other than 0 or 255;
      * null: none), anc (when it was copied whole while blank: [id,
      * version, box of pixels that differ since] for the source and up to
-     * VK-1 of its ancestors; at: v right after the copy), sh (the canvas
-     * last drawn whole onto it, that canvas's version, and v right after:
-     * while v is unchanged, a new whole draw changes only where the two
-     * sources differ, and where the last had translucent pixels). A canvas
+     * VK-1 of its ancestors; at: v right after the copy). Beside it, in the
+     * canvas's state (cst(c).h), the record of the canvas last drawn whole
+     * onto it, that record's version, and v right after: while v is
+     * unchanged, a new whole draw changes only where the two sources
+     * differ, and where the last had translucent pixels. h holds that
+     * source's record, never the source canvas, and a record holds no
+     * other record: a canvas keeps no canvas alive, and a chain of back
+     * buffers each drawn from the one before (Xpra's) keeps at most one
+     * record per living canvas (issue 39: each buffer kept the one before
+     * it, all of them, 5.5 MiB each for a 1600x900 window). A canvas
      * with a record is watched for its width and height attributes (set,
      * they clear it, as the setters do): sync() reads what changed before
      * a record is trusted, and such a canvas is taken as changed all over,
@@ -233,7 +258,7 @@ const char sc__paintlog_js[] =
     "function sync(){try{resized(amoTake(AMO));}catch(e){broken();}}"
     "function vs(c){var s=cst(c);if(s.v)return s.v;amoWatch(AMO,c,{attributes:true,attributeFilter:['width','height']});"
     "return s.v={id:++vid,v:0,bl:0,ep:-1,open:false,"
-    "R:arr(new Array(VR)),op:null,anc:null,at:0,sh:null,n:0,snap:null};}"
+    "R:arr(new Array(VR)),op:null,anc:null,at:0,n:0,snap:null};}"
     "function join(a,b){if(!a)return b;if(!b)return a;return [Math.min(a[0],b[0]),"
     "Math.min(a[1],b[1]),Math.max(a[2],b[2]),Math.max(a[3],b[3])];}"
     "function covers(a,x0,y0,x1,y1){return !!a&&a[0]<=x0&&a[1]<=y0&&a[2]>=x1&&a[3]>=y1;}"
@@ -247,16 +272,18 @@ const char sc__paintlog_js[] =
     "if(!safe&&!covers(s.op,x0,y0,x1,y1))s.op=join(s.op,[x0,y0,x1,y1]);}"
     "function seal(c){var s=vs(c);s.open=false;s.snap=null;return s.v;}"
     "function blank(c){var s=vs(c);note(c,-BIG,-BIG,BIG,BIG,true);s.open=false;s.bl=s.v;"
-    "s.op=null;s.anc=null;s.sh=null;}"
+    "s.op=null;s.anc=null;cst(c).h=null;}"
     /* c cleared at some moment not known (an attribute set): all of it
      * changed, anything may be translucent, nothing is known of its origin */
-    "function lost(c){var s=vs(c);note(c,-BIG,-BIG,BIG,BIG,false);s.open=false;s.anc=null;s.sh=null;}"
+    "function lost(c){var s=vs(c);note(c,-BIG,-BIG,BIG,BIG,false);s.open=false;s.anc=null;cst(c).h=null;}"
     /* the box where c's pixels at versions a and b may differ: null none,
      * false unknown (the ring lost them) */
     "function ch(s,a,b){if(a>b){var t=a;a=b;b=t;}if(a<s.v-VR)return false;var o=null;"
     "for(var k=a+1;k<=b;k++)o=join(o,s.R[(k-1)%VR]);return o;}"
-    /* where canvas X at version x and canvas Y at version y may differ */
-    "function diff(X,x,Y,y){var sx=vs(X),sy=vs(Y);if(X===Y)return ch(sx,x,y);"
+    /* where the canvas of record sx at version x and that of record sy at
+     * version y may differ (one record per canvas: the same record, the
+     * same canvas) */
+    "function diff(sx,x,sy,y){if(sx===sy)return ch(sx,x,y);"
     "if(!sy.anc)return false;var o=ch(sy,sy.at,y);if(o===false)return false;"
     "for(var i=0;i<sy.anc.length;i++){var a=sy.anc[i];if(a[0]!==sx.id)continue;"
     "var r=ch(sx,a[1],x);return r===false?false:join(join(o,a[2]),r);}return false;}"
@@ -319,18 +346,18 @@ const char sc__paintlog_js[] =
     "function binaryData(d){var a=d&&idData(d);if(!a)return false;"
     "for(var k=3,n=taLen(a);k<n;k+=4){var q=a[k];if(q!==0&&q!==255)return false;}return true;}"
     /* canvas S drawn whole at (0, 0) onto canvas c of its size, plainly */
-    "function whole(g,c,S){var s=vs(c),t=vs(S),v=seal(S),w=cW(c),h=cH(c),r=false;"
+    "function whole(g,c,S){var s=vs(c),t=vs(S),v=seal(S),w=cW(c),h=cH(c),r=false,kc=cst(c),l=kc.h;"
     "if(s.v===s.bl){mark(g,0,0,w,h,1,true);s.op=t.op;"
     "var o=ch(t,t.at,v),A=arr([[t.id,v,null]]);"
     "if(t.anc&&o!==false)for(var k=0;k<t.anc.length&&A.length<VK;k++){var e=t.anc[k];"
     "A.push([e[0],e[1],join(e[2],o)]);}"
-    "s.anc=A;s.at=seal(c);s.sh=[S,v,s.at];return;}"
-    "if(s.sh&&s.sh[2]===s.v){r=diff(s.sh[0],s.sh[1],S,v);if(r!==false)r=join(join(r,vs(s.sh[0]).op),t.op);}"
+    "s.anc=A;s.at=seal(c);kc.h=[t,v,s.at];return;}"
+    "if(l&&l[2]===s.v){r=diff(l[0],l[1],t,v);if(r!==false)r=join(join(r,l[0].op),t.op);}"
     "if(r===false)mark(g,0,0,w,h,1,!t.op);"
     "else if(r){var x0=Math.max(0,Math.floor(r[0])),y0=Math.max(0,Math.floor(r[1])),"
     "x1=Math.min(w,Math.ceil(r[2])),y1=Math.min(h,Math.ceil(r[3]));"
     "if(x1>x0&&y1>y0)mark(g,x0,y0,x1-x0,y1-y0,1,!t.op);}"
-    "s.sh=[S,v,seal(c)];}"
+    "kc.h=[t,v,seal(c)];}"
     /* a drawImage source's size (its own, by the getter of its kind: a
      * property the page defined on it is never read); -1: none known */
     "var DIMS=arr([cW,cH]),CVK=0,IMGK=-1;"
@@ -508,7 +535,7 @@ const char sc__paintlog_js[] =
      * elements, and of every element whose box moved (layout). Boxes are
      * learnt at the first wait (documents of up to BOXES elements; beyond,
      * or before, every mutation is the whole viewport). */
-    "var boxes=wm(),known=false,BOXES=4000,hosts=arr([]),hostSet=ws(),roots=wm();"
+    "var boxes=wm(),known=false,BOXES=4000,hosts=refs(),hostSet=ws(),roots=wm();"
     "function rectOf(e){var b=bcr(e),w=rW(b),h=rH(b);"
     "return w>0&&h>0?[rL(b),rT(b),rR(b),rB(b)]:null;}"
     "function same(a,b){return a===b||!!a&&!!b&&a[0]===b[0]&&a[1]===b[1]&&a[2]===b[2]&&a[3]===b[3];}"
@@ -553,9 +580,7 @@ const char sc__paintlog_js[] =
      * where markup that declares one was parsed, every element of it may
      * be one (maybeHosts). */
     "function isHost(e){return hostSet.has(e)||!!shadowOf(e);}"
-    "function addHost(e,r){if(!e)return;if(!hostSet.has(e)){hostSet.add(e);hosts.push(new WeakRef(e));}if(r)roots.set(e,r);"
-    /* the hosts gone are dropped now and then: the list holds the living */
-    "if(hosts.length>2*BOXES){var k=arr([]);for(var i=0;i<hosts.length;i++)if(DEREF(hosts[i]))k.push(hosts[i]);hosts=k;}}"
+    "function addHost(e,r){if(!e)return;if(!hostSet.has(e)){hostSet.add(e);hold(hosts,e);}if(r)roots.set(e,r);}"
     "function hostCheck(e){var r=shadowOf(e);if(r)addHost(e,r);}"
     "function dsd(a){for(var i=0;i<a.length;i++){var h=a[i];if(typeof h!=='string'||sIdx(sLower(h),'shadowrootmode')>=0)return true;}return false;}"
     "function maybeHosts(e,q){var n=nlLen(q);if(n>BOXES){blindReason='shadow-unknown';return;}addHost(e,null);"
@@ -577,13 +602,13 @@ const char sc__paintlog_js[] =
     "var q=qsaF(r,'*'),n=nlLen(q);if(n>BOXES)return true;for(var i=0;i<n;i++)if(over(q[i],g))return true;return false;}"
     /* canvases the log cannot see (a context not 2D, or handed to a worker),
      * wherever they are (a shadow tree too) */
-    "var blinds=arr([]);"
-    "function blindAs(c,why){var s=cst(c);if(!s.b)blinds.push(new WeakRef(c));s.b=why;}"
-    "function blind(g){if(blindReason)return blindReason;"
-    "for(var i=0;i<blinds.length;i++){var c=DEREF(blinds[i]);if(c&&isConn(c)&&over(c,g))return cst(c).b;}"
+    "var blinds=refs();"
+    "function blindAs(c,why){var s=cst(c);if(!s.b)hold(blinds,c);s.b=why;}"
+    "function blind(g){if(blindReason)return blindReason;var i,b=live(blinds),h=live(hosts);"
+    "for(i=0;i<b.length;i++){var c=DEREF(b[i]);if(c&&isConn(c)&&over(c,g))return cst(c).b;}"
     "var q=qsaD(D,'iframe,frame,object,embed,video,audio,marquee');"
     "for(i=0;i<nlLen(q);i++){var e=q[i];if(over(e,g))return locName(e);}"
-    "for(i=0;i<hosts.length;i++){var h=DEREF(hosts[i]);if(h&&isConn(h)&&hostOver(h,g))return 'shadow';}"
+    "for(i=0;i<h.length;i++){var e=DEREF(h[i]);if(e&&isConn(e)&&hostOver(e,g))return 'shadow';}"
     /* a same-origin frame's realm not wrapped: it can draw anywhere */
     "if(!realmsOk(W0,0))return 'frame-realm';"
     "return null;}"
