@@ -25,15 +25,23 @@ static void finish(sc__rest *rs, int rc) {
 
 static void pairs_next(void *arg);
 
+/* A capture's reply taken into j->f, held packed until the next capture
+ * (or whoever takes it) looks at it; *same: it shows the pixels f had. */
+static int take(sc__rest *rs, int status, const char *errmsg, const char *raw, size_t len,
+                int *same) {
+  sc__rest_job *j = &rs->j;
+  int rc = rs->own.reply(rs->own.ud, status, errmsg);
+  if (rc == 0) rc = sc__rest_take(rs->io, &j->f, NULL, j->clip, raw, len, same, NULL);
+  if (rc == 0) rc = sc__frame_hold(&j->f);
+  return rc;
+}
+
 static void pairs_captured(int status, const char *errmsg, const char *raw, size_t len,
                            void *ud) {
   sc__rest *rs = ud;
   sc__rest_job *j = &rs->j;
   int same = 0;
-  int rc = rs->own.reply(rs->own.ud, status, errmsg);
-  if (rc == 0) rc = sc__rest_take(rs->io, &j->f, NULL, j->clip, raw, len, &same, NULL);
-  /* held packed until the next capture (or whoever takes it) looks at it */
-  if (rc == 0) rc = sc__frame_hold(&j->f);
+  int rc = take(rs, status, errmsg, raw, len, &same);
   if (rc < 0) {
     finish(rs, rc);
     return;
@@ -120,9 +128,7 @@ static void log_captured(int status, const char *errmsg, const char *raw, size_t
   sc__rest *rs = ud;
   sc__rest_job *j = &rs->j;
   int same = 0;
-  int rc = rs->own.reply(rs->own.ud, status, errmsg);
-  if (rc == 0) rc = sc__rest_take(rs->io, &j->f, NULL, j->clip, raw, len, &same, NULL);
-  if (rc == 0) rc = sc__frame_hold(&j->f);
+  int rc = take(rs, status, errmsg, raw, len, &same);
   if (rc == 0) rc = sc__rest_ask(rs, j->clip, j->after, 0, 0, 0, j->deadline, NULL, log_post);
   if (rc < 0) finish(rs, rc);
 }

@@ -123,6 +123,10 @@ static void changed_at_rest(void *ud, const sc__rest_proof *p) {
   sc_image *img = NULL;
   char msg[256];
   int rc = p->rc;
+  if (rc == SC__NOT_AT_REST && pr->first_diff > 0) {
+    at_rest(ud, p); /* it changed, and never came to rest: "still moving" */
+    return;
+  }
   if (rc == SC__NOT_AT_REST) {
     snprintf(msg, sizeof msg, "%s: region %d,%d %dx%d unchanged after %.0f ms", pr->fn,
              pr->clip.x, pr->clip.y, pr->clip.w, pr->clip.h, pr->end - pr->t0);

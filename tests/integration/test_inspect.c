@@ -15,23 +15,6 @@
 #define REGION 0xff00ffffu
 #define POINT 0x00ffffffu
 
-static sc_browser *g_b;
-
-static int group_setup(void **st) {
-  (void)st;
-  if (sc_browser_launch(&g_b, NULL) < 0) {
-    fprintf(stderr, "launch: %s\n", sc_errmsg());
-    return -1;
-  }
-  return 0;
-}
-
-static int group_teardown(void **st) {
-  (void)st;
-  sc_browser_free(g_b);
-  return 0;
-}
-
 typedef struct lines {
   char text[8192];
 } lines;
@@ -66,7 +49,7 @@ static int inspect(sc_image **img, const sc_scenario *s, lines *l) {
   sc_page_options po;
   sc_run_page_options(&po, s);
   sc_page *p = NULL;
-  assert_int_equal(sc_page_open(&p, g_b, url, &po), 0);
+  assert_int_equal(sc_page_open(&p, sc_test_b, url, &po), 0);
   int rc = sc_inspect(img, p, s, keep, l);
   sc_page_free(p);
   return rc;
@@ -152,5 +135,5 @@ int main(void) {
       cmocka_unit_test(a_failed_locator_gets_its_picture),
       cmocka_unit_test(found_locators_are_drawn_where_found),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, sc_test_browser_up, sc_test_browser_down);
 }

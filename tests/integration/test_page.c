@@ -14,23 +14,6 @@
 #include "core/core.h"
 #include "stepcheck.h"
 
-static sc_browser *g_b;
-
-static int group_setup(void **st) {
-  (void)st;
-  if (sc_browser_launch(&g_b, NULL) < 0) {
-    fprintf(stderr, "launch: %s\n", sc_errmsg());
-    return -1;
-  }
-  return 0;
-}
-
-static int group_teardown(void **st) {
-  (void)st;
-  sc_browser_free(g_b);
-  return 0;
-}
-
 static char *page_url(const char *rel) {
   static char buf[4096];
   snprintf(buf, sizeof buf, "file://%s", sc_test_fixture(rel));
@@ -43,7 +26,7 @@ static sc_page *open_events(void) {
   o.guest_h = 900;
   o.notch_spacing_ms = 250;
   sc_page *p = NULL;
-  int rc = sc_page_open(&p, g_b, page_url("pages/events.html"), &o);
+  int rc = sc_page_open(&p, sc_test_b, page_url("pages/events.html"), &o);
   if (rc < 0) fprintf(stderr, "open: %s\n", sc_errmsg());
   assert_int_equal(rc, 0);
   return p;
@@ -175,7 +158,7 @@ static int targets_at(sc_browser *b, const char *part) {
 static void browser_freed_before_its_page(void **st) {
   (void)st;
   sc_browser *att = NULL;
-  assert_int_equal(sc_browser_connect(&att, sc_browser_ws_url(g_b), NULL), 0);
+  assert_int_equal(sc_browser_connect(&att, sc_browser_ws_url(sc_test_b), NULL), 0);
   sc_page_options o = SC_PAGE_OPTIONS_INIT;
   o.guest_w = 1600;
   o.guest_h = 900;
@@ -183,9 +166,9 @@ static void browser_freed_before_its_page(void **st) {
   assert_int_equal(sc_page_open(&p, att, page_url("pages/events.html"), &o), 0);
   assert_int_equal(sc_page_open(&q, att, page_url("pages/pattern.html"), NULL), 0);
   sc_page_free(q); /* freed in the right order: untracked */
-  assert_int_equal(targets_at(g_b, "events.html"), 1);
+  assert_int_equal(targets_at(sc_test_b, "events.html"), 1);
   sc_browser_free(att);
-  assert_int_equal(targets_at(g_b, "events.html"), 0);
+  assert_int_equal(targets_at(sc_test_b, "events.html"), 0);
   assert_int_equal(sc_page_click(p, (sc_point){10, 10}), SC_ECLOSED);
   assert_non_null(strstr(sc_errmsg(), "browser was freed"));
   sc_image *img = NULL;
@@ -241,6 +224,14 @@ static void capture_at_rest_and_wait_change(void **st) {
   assert_int_equal(sc_page_capture_at_rest(&before, p, clip, 800), SC_ETIMEDOUT);
   assert_null(before);
   assert_non_null(strstr(sc_errmsg(), "still moving"));
+  /* A wait for a change on it: it differs from the start, and never comes
+   * to rest: "still moving", never "unchanged" (sabotage: the rest
+   * object's deadline taken as no change says "unchanged after"). */
+  assert_int_equal(sc_image_new(&before, clip.w, clip.h), 0);
+  assert_int_equal(sc_page_wait_change(&after, &first, p, clip, before, 800), SC_ETIMEDOUT);
+  assert_null(after);
+  assert_non_null(strstr(sc_errmsg(), "still moving"));
+  sc_image_free(before);
   sc_page_free(p);
 }
 
@@ -552,7 +543,7 @@ static void capture_is_pixel_exact(void **st) {
   o.guest_w = 1600;
   o.guest_h = 900;
   sc_page *p = NULL;
-  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/pattern.html"), &o), 0);
+  assert_int_equal(sc_page_open(&p, sc_test_b, page_url("pages/pattern.html"), &o), 0);
   sc_rect clips[] = {{0, 0, 64, 32}, {100, 200, 160, 24}, {1536, 868, 64, 32}};
   for (size_t c = 0; c < 3; c++) {
     sc_image *img = NULL;
@@ -597,7 +588,7 @@ static void open_fails_fast_with_what_it_saw(void **st) {
   o.load_timeout_ms = 30000;
   sc_page *p = NULL;
   double t0 = sc__now_ms();
-  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+  assert_int_equal(sc_page_open(&p, sc_test_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
   double dt = sc__now_ms() - t0;
   assert_non_null(strstr(sc_errmsg(), "backing 1600x900"));
   assert_non_null(strstr(sc_errmsg(), "want 1280x720"));
@@ -612,7 +603,7 @@ static void open_fails_fast_with_what_it_saw(void **st) {
   char url[64];
   snprintf(url, sizeof url, "http://127.0.0.1:%d/app.html", h.port);
   t0 = sc__now_ms();
-  int rc = sc_page_open(&p, g_b, url, &o);
+  int rc = sc_page_open(&p, sc_test_b, url, &o);
   dt = sc__now_ms() - t0;
   free(sc_test_http_stop(&h));
   assert_int_equal(rc, SC_EIO);
@@ -628,7 +619,7 @@ static void wrong_canvas_size_is_refused(void **st) {
   o.guest_h = 720;
   o.load_timeout_ms = 1500;
   sc_page *p = NULL;
-  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+  assert_int_equal(sc_page_open(&p, sc_test_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
   assert_null(p);
   assert_non_null(strstr(sc_errmsg(), "want 1280x720"));
   /* A viewport too small to show the whole canvas is refused too. */
@@ -636,7 +627,7 @@ static void wrong_canvas_size_is_refused(void **st) {
   o.guest_h = 900;
   o.viewport_w = 1200;
   o.viewport_h = 800;
-  assert_int_equal(sc_page_open(&p, g_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
+  assert_int_equal(sc_page_open(&p, sc_test_b, page_url("pages/events.html"), &o), SC_EGEOMETRY);
 }
 
 int main(void) {
@@ -655,5 +646,5 @@ int main(void) {
       cmocka_unit_test(wrong_canvas_size_is_refused),
       cmocka_unit_test(open_fails_fast_with_what_it_saw),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, sc_test_browser_up, sc_test_browser_down);
 }

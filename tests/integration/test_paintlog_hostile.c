@@ -31,23 +31,6 @@
 
 #include "stepcheck.h"
 
-static sc_browser *g_b;
-
-static int group_setup(void **st) {
-  (void)st;
-  if (sc_browser_launch(&g_b, NULL) < 0) {
-    fprintf(stderr, "launch: %s\n", sc_errmsg());
-    return -1;
-  }
-  return 0;
-}
-
-static int group_teardown(void **st) {
-  (void)st;
-  sc_browser_free(g_b);
-  return 0;
-}
-
 /* What a case must answer: an entry touching R and not blind (blind ==
  * NULL), or blind for that reason. click: the case waits for a click on
  * the guest (a user gesture). */
@@ -80,7 +63,7 @@ static int run_case(const hostile_case *c) {
   o.guest_w = 640;
   o.guest_h = 400;
   sc_page *p = NULL;
-  if (sc_page_open(&p, g_b, url, &o) < 0) {
+  if (sc_page_open(&p, sc_test_b, url, &o) < 0) {
     fprintf(stderr, "%-18s open: %s\n", c->name, sc_errmsg());
     return 0;
   }
@@ -184,5 +167,5 @@ int main(void) {
       cmocka_unit_test(another_realm_draws_where_the_log_sees_it),
       cmocka_unit_test(unseen_changes_are_blind_or_logged),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, sc_test_browser_up, sc_test_browser_down);
 }

@@ -45,23 +45,6 @@
 /* the hosts made in part 2 */
 #define HOSTS_STR "100000"
 
-static sc_browser *g_b;
-
-static int group_setup(void **st) {
-  (void)st;
-  if (sc_browser_launch(&g_b, NULL) < 0) {
-    fprintf(stderr, "launch: %s\n", sc_errmsg());
-    return -1;
-  }
-  return 0;
-}
-
-static int group_teardown(void **st) {
-  (void)st;
-  sc_browser_free(g_b);
-  return 0;
-}
-
 static sc_page *open_fixture(const char *rel) {
   char url[4096];
   snprintf(url, sizeof url, "file://%s", sc_test_fixture(rel));
@@ -69,7 +52,7 @@ static sc_page *open_fixture(const char *rel) {
   o.guest_w = 640;
   o.guest_h = 400;
   sc_page *p = NULL;
-  if (sc_page_open(&p, g_b, url, &o) < 0) fail_msg("open %s: %s", rel, sc_errmsg());
+  if (sc_page_open(&p, sc_test_b, url, &o) < 0) fail_msg("open %s: %s", rel, sc_errmsg());
   return p;
 }
 
@@ -241,5 +224,5 @@ int main(void) {
       cmocka_unit_test(swapped_back_buffers_do_not_outlive_the_page),
       cmocka_unit_test(dropped_shadow_hosts_cost_nothing_later),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, sc_test_browser_up, sc_test_browser_down);
 }

@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include "core/core.h"
+#include "stepcheck/browser.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -264,4 +265,22 @@ void sc_test_oom_sweep(int (*call)(void *ud), void *ud, long max) {
     assert_int_equal(sc_test_alloc_live(), live);
   }
   assert_true(ok);
+}
+
+sc_browser *sc_test_b;
+
+int sc_test_browser_up(void **st) {
+  (void)st;
+  if (sc_browser_launch(&sc_test_b, NULL) < 0) {
+    fprintf(stderr, "launch: %s\n", sc_errmsg());
+    return -1;
+  }
+  return 0;
+}
+
+int sc_test_browser_down(void **st) {
+  (void)st;
+  sc_browser_free(sc_test_b);
+  sc_test_b = NULL;
+  return 0;
 }

@@ -9,6 +9,14 @@
 
 #include <cmocka.h>
 
+/* One browser for a group of real-Chromium tests: sc_test_browser_up
+ * launches it into sc_test_b (a group setup: -1 with the error on stderr
+ * when it cannot start), sc_test_browser_down frees it. */
+struct sc_browser;
+extern struct sc_browser *sc_test_b;
+int sc_test_browser_up(void **st);
+int sc_test_browser_down(void **st);
+
 /* $SC_FIXTURES/rel as a static buffer (valid until the next call). */
 const char *sc_test_fixture(const char *rel);
 /* Read a whole file; NULL if missing. Caller frees with free(). */

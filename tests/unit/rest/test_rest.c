@@ -87,6 +87,14 @@ static int shows_a(sc__frame *f) {
 
 static const sc_rect k_all = {0, 0, W, H};
 
+/* A seed of the whole screen showing frame id. */
+static sc__frame seed_of(char id) {
+  sc__frame f = {0};
+  assert_int_equal(paint(&f.img, id, k_all, 0), 0);
+  f.clip = k_all;
+  return f;
+}
+
 /* A wait without a seed counts from the log's position when it starts:
  * on a page that made more entries than the ring holds, an ask from 0 is
  * "lost" at every check and the screen is never at rest. Sabotage (the
@@ -102,9 +110,7 @@ static void a_seedless_settle_counts_from_now(void **st) {
   assert_true(g_p.mark.ok);
   /* sabotage: a seed "proven" at 0 on the same page, with its mark
    * trusted, asks from 0: lost, so never at rest */
-  sc__frame seed = {0};
-  assert_int_equal(paint(&seed.img, 'A', k_all, 0), 0);
-  seed.clip = k_all;
+  sc__frame seed = seed_of('A');
   rest_new(1);
   sc__rest_settle(&g_rest, k_all, g_t + 2000, 0, &seed, (sc__rest_mark){0, 1}, done, NULL);
   sc__frame_free(&seed);
@@ -118,9 +124,7 @@ static void a_seedless_settle_counts_from_now(void **st) {
  * (and says so: seed_used 0). */
 static void a_proven_seed_answers_without_a_capture(void **st) {
   (void)st;
-  sc__frame seed = {0};
-  assert_int_equal(paint(&seed.img, 'A', k_all, 0), 0);
-  seed.clip = k_all;
+  sc__frame seed = seed_of('A');
   sc__rest_settle(&g_rest, k_all, g_t + 2000, 0, &seed, (sc__rest_mark){0, 1}, done, NULL);
   run();
   assert_int_equal(g_p.rc, 0);
@@ -130,8 +134,7 @@ static void a_proven_seed_answers_without_a_capture(void **st) {
   sc__frame_free(&seed);
   /* a paint after the seed's mark */
   g_w.ch[g_w.nch++] = (change){.at = g_t + 10, .id = 'K'};
-  assert_int_equal(paint(&seed.img, 'A', k_all, 0), 0);
-  seed.clip = k_all;
+  seed = seed_of('A');
   rest_new(1);
   sc__rest_settle(&g_rest, k_all, g_t + 2000, 0, &seed, (sc__rest_mark){0, 1}, done, NULL);
   sc__frame_free(&seed);
@@ -153,9 +156,7 @@ static void a_blind_settle_holds_a_seed_for_the_quiet_time(void **st) {
     g_w.ch[g_w.nch++] = (change){.at = g_t - 50 + 100 * i, .id = i % 2 ? 'K' : 'A'};
   sc__rest_off(&g_rest, "a WebGL canvas on or over the guest");
   assert_true(sc__rest_blind_quiet(&g_rest) == 150);
-  sc__frame seed = {0};
-  assert_int_equal(paint(&seed.img, 'A', k_all, 0), 0);
-  seed.clip = k_all;
+  sc__frame seed = seed_of('A');
   sc__rest_settle(&g_rest, k_all, g_t + 1000, 0, &seed, (sc__rest_mark){0, 0}, done, NULL);
   sc__frame_free(&seed);
   run();
@@ -166,8 +167,7 @@ static void a_blind_settle_holds_a_seed_for_the_quiet_time(void **st) {
   g_captures = 0;
   rest_new(1);
   sc__rest_off(&g_rest, "a WebGL canvas on or over the guest");
-  assert_int_equal(paint(&seed.img, 'A', k_all, 0), 0);
-  seed.clip = k_all;
+  seed = seed_of('A');
   double t0 = g_t;
   sc__rest_settle(&g_rest, k_all, g_t + 1000, 0, &seed, (sc__rest_mark){0, 0}, done, NULL);
   sc__frame_free(&seed);
