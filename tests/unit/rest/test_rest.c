@@ -73,6 +73,13 @@ static int rteardown(void **st) {
   return teardown(st);
 }
 
+/* The world afresh, for a sabotage run beside a case. */
+static void reset_world(void) {
+  teardown(NULL);
+  setup(NULL);
+  rest_new(1);
+}
+
 static void run(void) {
   run_loop(1e9);
   assert_int_equal(g_done, 1);
@@ -216,8 +223,7 @@ static void a_late_answer_after_an_identical_repaint_is_seen(void **st) {
   assert_int_equal(g_p.rc, SC__NOT_AT_REST);
   assert_int_equal(shows_a(&g_pf), 0);
   /* sabotage: the same world, the window not held */
-  setup(NULL);
-  rest_new(1);
+  reset_world();
   t0 = g_t;
   g_w.ch[g_w.nch++] = (change){.at = t0 + 60, .id = 'A'};
   g_w.ch[g_w.nch++] = (change){.at = t0 + 400, .id = 'K'};
@@ -277,8 +283,7 @@ static void an_unexplained_frame_sends_the_job_to_pairs(void **st) {
   sc__rest_step(&g_rest);
   assert_true(sc__rest_logging(&g_rest));
   /* sabotage: without the witness the log alone proves it */
-  setup(NULL);
-  rest_new(1);
+  reset_world();
   run_unseen(0);
   assert_int_equal(g_p.rc, 0);
   assert_string_equal(g_p.by, "paint-log");
