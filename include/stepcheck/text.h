@@ -1,4 +1,4 @@
-/* stepcheck — deterministic glyph OCR for pixel fonts and the JOSM scale-bar reader.
+/* stepcheck — deterministic glyph OCR for pixel fonts and the scale-bar reader.
  * SPDX-License-Identifier: MIT */
 #ifndef STEPCHECK_TEXT_H
 #define STEPCHECK_TEXT_H
@@ -42,12 +42,31 @@ SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol);
 /**
  * Load a glyph set.
  * @param name_or_path a builtin name ("josm", the JOSM scale-bar font,
- *        same content as data/glyphs/josm-scalebar.glyphs) or a file path
+ *        same content as data/glyphs/josm-scalebar.glyphs; "gpsprune",
+ *        data/glyphs/gpsprune-scalebar.glyphs) or a file path
  *        (anything containing '/' or ending in ".glyphs").
  * @return 0; SC_ENOTFOUND for an unknown builtin; SC_EIO when the file
  *         cannot be read; SC_EFORMAT with line number in sc_errmsg().
  */
 SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name_or_path);
+
+/** Most masks one glyph name may have in a set (sc_glyphset_set_variants). */
+#define SC_GLYPH_MAX_VARIANTS 16
+
+/**
+ * Let each glyph name have up to `max` masks (default 1). For anti-aliased
+ * text drawn at fractional positions (a browser's), where one character
+ * thresholds to a few slightly different masks: learning then keeps a
+ * differing sample as another variant instead of refusing it, and reading
+ * takes whichever variant fits (confidence is still against the best glyph
+ * of another name). Saved as a "variants N" line.
+ * @return 0; SC_EINVAL for max outside 1..SC_GLYPH_MAX_VARIANTS or below a
+ *         count the set already holds.
+ */
+SC_EXTERN int sc_glyphset_set_variants(sc_glyphset *gs, int max);
+
+/** The name of the i-th builtin glyph set (0, 1, ...), NULL past the last. */
+SC_EXTERN const char *sc_glyphset_builtin(size_t i);
 
 /**
  * Parse a glyph set held in memory (the file format of docs/text.md).
@@ -172,37 +191,146 @@ SC_EXTERN int sc_text_find(sc_text_match *out, int max, const sc_image *img, sc_
                            const sc_glyphset *gs, const char *text, const sc_text_options *opts,
                            int *unreadable);
 
-/** A scale-bar reading. */
+/**
+ * A scale-bar profile: how one application draws its scale bar (the bar's
+ * shape, where the label is, whether a "0" is drawn, the number format,
+ * the rounding series, the units and when each is used, the glyph set),
+ * loaded from a JSON file or a builtin (docs/text.md, "Scale-bar
+ * profiles"). Opaque, so profiles can describe new layouts without
+ * changing the ABI. Read-only once loaded: one profile may be used by
+ * many threads at once.
+ */
+typedef struct sc_scale_profile sc_scale_profile;
+
+/**
+ * Load a scale-bar profile.
+ * @param out          receives the profile (caller frees with
+ *                     sc_scale_profile_free).
+ * @param name_or_path a builtin (sc_scale_profile_builtin lists them) or
+ *                     the path of a profile file (anything containing '/'
+ *                     or ending in ".json"); a glyph-set path in the file
+ *                     is relative to the file.
+ * @return 0; SC_ENOTFOUND for an unknown builtin (sc_errmsg() lists them);
+ *         SC_EIO when the file cannot be read; SC_EFORMAT with
+ *         "FILE:LINE:COL: what is wrong" in sc_errmsg(); SC_ENOMEM.
+ */
+SC_EXTERN int sc_scale_profile_load(sc_scale_profile **out, const char *name_or_path);
+
+/**
+ * Parse a profile held in memory.
+ * @param buf    borrowed; need not be NUL-terminated.
+ * @param origin name used in messages ("FILE:LINE:COL"); NULL for "profile".
+ *               Glyph-set paths in buf are taken as they are.
+ * @return as sc_scale_profile_load.
+ */
+SC_EXTERN int sc_scale_profile_parse(sc_scale_profile **out, const char *buf, size_t len,
+                                     const char *origin);
+
+/** The name of the i-th builtin profile (0, 1, ...), NULL past the last. */
+SC_EXTERN const char *sc_scale_profile_builtin(size_t i);
+
+/** Free a profile (NULL is fine). */
+SC_EXTERN void sc_scale_profile_free(sc_scale_profile *p);
+
+/** The profile's "name" (borrowed, lives as long as p). */
+SC_EXTERN const char *sc_scale_profile_name(const sc_scale_profile *p);
+
+/** The profile's glyph set (borrowed, lives as long as p). */
+SC_EXTERN const sc_glyphset *sc_scale_profile_glyphs(const sc_scale_profile *p);
+
+/**
+ * Make a profile for an application whose bar is drawn like `layout`'s
+ * (a builtin or a file with the same shape and label placement) from
+ * captures at known labels: each sample's bar is found by the layout's
+ * rules, the glyphs of its label (and of the "0", when the layout has one)
+ * are learned where the layout draws them into a new glyph set, and the
+ * label's baseline (and its distance from the tick) is measured on the
+ * samples, which must agree. Everything else (series, number format,
+ * units, rounding) is the layout's.
+ * @param out      receives the profile (free with sc_scale_profile_free).
+ * @param name     the new profile's name (NULL: the layout's).
+ * @param ink_rgb, tol  the label's colour (also the bar's, when the layout
+ *                 draws bar and label in one colour); tol < 0: the
+ *                 layout's colour and tolerance.
+ * @param variants masks per glyph (1; more for anti-aliased text).
+ * @param imgs, regions, labels  n samples (borrowed): a capture, where the
+ *                 bar is, its label as drawn ("0.5 km"; touching glyphs in
+ *                 brackets, "100 [ft]").
+ * @return 0; SC_EUNREADABLE (no bar of the layout's shape: the message
+ *         names the sample and the rule), SC_EDATA (a label whose glyphs
+ *         do not match the text or earlier samples, or samples that place
+ *         the label differently), SC_EINVAL, SC_ENOMEM.
+ */
+SC_EXTERN int sc_scale_profile_learn(sc_scale_profile **out, const sc_scale_profile *layout,
+                                     const char *name, uint32_t ink_rgb, int tol, int variants,
+                                     const sc_image *const *imgs, const sc_rect *regions,
+                                     const char *const *labels, size_t n);
+
+/**
+ * Write a profile as a profile file (to path.tmp, then renamed).
+ * @param name   the "name" written (NULL: the profile's).
+ * @param glyphs the "glyphs" written: a builtin name or a path relative
+ *               to the file (save the glyph set there with
+ *               sc_glyphset_save(sc_scale_profile_glyphs(p), ...)).
+ * @return 0; SC_EIO; SC_EINVAL; SC_ENOMEM.
+ */
+SC_EXTERN int sc_scale_profile_save(const sc_scale_profile *p, const char *name,
+                                    const char *glyphs, const char *path);
+
+/**
+ * A scale-bar reading, the same for every profile. Only what every layout
+ * has is here: the label, the distance it names, the bar's length and the
+ * scale with its bound. How a profile measures its bar (which ticks or
+ * borders, which offset) is the profile's, not this struct's.
+ */
 typedef struct sc_scale_reading {
-  char text[32];        /**< label as drawn: "100.0 m", "< 0.01 kbl" */
+  char text[32];        /**< label as drawn: "100.0 m", "< 0.01 kbl", "0.5 km" */
   double value;         /**< 100.0 */
-  char unit[8];         /**< "m", "km", "ft", "mi", "kbl", "NM" */
+  char unit[8];         /**< the unit word as drawn: "m", "km", "mi", ... (per profile) */
   int less_than;        /**< label was "< x": metres is an upper bound only */
-  double metres;        /**< value converted to metres */
-  int bar_px;           /**< tick-to-tick distance in whole pixels as drawn */
-  /** Best estimate of the exact bar length: JOSM truncates the right tick's
-   *  x, so the true length lies in [bar_px, bar_px + 1): bar_px + 0.5. */
+  double metres;        /**< value converted to metres with the profile's unit */
+  /** The bar's length in whole pixels as the application computed it
+   *  (JOSM, GpsPrune: tick to tick; Leaflet: the box's width less its
+   *  borders and padding). */
+  int bar_px;
+  /** Best estimate of the application's exact length: bar_px + 0.5 for
+   *  applications that truncate (the true length lies in [bar_px,
+   *  bar_px + 1)), bar_px for those that round. */
   double length_px;
   double metres_per_px; /**< metres / length_px */
-  /** Relative error bound of metres_per_px from the +-0.5 px tick
-   *  uncertainty: 0.5 / (length_px - 0.5), i.e. 0.5 / bar_px. */
+  /** Bound on |true metres_per_px / metres_per_px - 1| from the length's
+   *  rounding: 0.5 / bar_px when truncated, 0.5 / (bar_px - 0.5) when rounded. */
   double rel_err;
-  sc_rect bar;          /**< left tick to right tick, tick height, image coords */
+  sc_rect bar;          /**< end tick to end tick, tick height, image coords */
   sc_rect text_box;     /**< the label's glyphs, image coords */
   double confidence;    /**< lowest glyph confidence of the label */
 } sc_scale_reading;
 
 /**
- * Read a map scale bar.
- * @param region  where to look (the bar, its "0" and its label must lie
+ * Read a map scale bar with a loaded profile.
+ * @param region  where to look (the bar, its label and any "0" must lie
  *                inside; other map content around them is fine).
- * @param profile "josm": JOSM's MapScaler (white ticks and label, builtin
- *                "josm" glyph set; metric, imperial and nautical units).
+ * @param profile borrowed.
  * @param opts    NULL for SC_TEXT_OPTIONS_INIT.
- * @return 0; SC_ENOTEXT when the region holds no ink; SC_EUNREADABLE when
- *         no bar with end ticks is found, or the label is unreadable, or
- *         it does not parse, or it is not where JOSM draws it (sc_errmsg()
- *         says which); SC_ENOTFOUND for an unknown profile; SC_EINVAL.
+ * @return 0; SC_ENOTEXT when the region holds no ink of the bar's colour;
+ *         SC_EUNREADABLE when a rule of the profile does not hold (no bar
+ *         of its shape, a missing tick or "0", a label not where the
+ *         profile draws it, not in its number format, unit or series:
+ *         sc_errmsg() names the rule); SC_EINVAL. Thread-safe.
+ */
+SC_EXTERN int sc_scalebar_read_with(sc_scale_reading *out, const sc_image *img, sc_rect region,
+                                    const sc_scale_profile *profile, const sc_text_options *opts);
+
+/**
+ * Read a map scale bar with a profile named by a string.
+ * @param profile a builtin profile ("josm": JOSM's MapScaler; "gpsprune",
+ *                "leaflet", "leaflet-imperial", "openlayers",
+ *                "openlayers-bar"), a profile file (a path ending in
+ *                ".json"), or any other path (with '/' or ending in
+ *                ".glyphs"): a glyph-set file, read with JOSM's layout in
+ *                that font. The last one loaded is kept per thread.
+ * @return as sc_scalebar_read_with; also SC_ENOTFOUND for an unknown
+ *         builtin, SC_EIO / SC_EFORMAT for a file that does not load.
  */
 SC_EXTERN int sc_scalebar_read(sc_scale_reading *out, const sc_image *img, sc_rect region,
                                const char *profile, const sc_text_options *opts);

@@ -150,17 +150,25 @@ static void baseline(sc__scn *c, const char *file, sc_expect *e) {
   sc__scn_leave(c);
 }
 
-/* Why the glyph-set file at path does not load (NULL: it does), loading it
- * once per check whatever the number of references. */
+/* Why the glyph-set or scale-bar profile file at path does not load (NULL:
+ * it does), loading it once per check whatever the number of references. */
 static const char *set_why(sc__scn *c, const char *path) {
   size_t i;
   if (sc__strmap_get(&c->setmap, path, strlen(path), &i)) return c->setwhy[i];
   char **v = sc__realloc(c->setwhy, (c->nset + 1) * sizeof *v);
   if (!v) return c->oom = 1, NULL;
   c->setwhy = v;
-  sc_glyphset *gs = NULL;
-  int rc = sc_glyphset_load(&gs, path);
-  sc_glyphset_free(gs);
+  size_t n = strlen(path);
+  int rc;
+  if (n > 5 && strcmp(path + n - 5, ".json") == 0) { /* a scale-bar profile */
+    sc_scale_profile *p = NULL;
+    rc = sc_scale_profile_load(&p, path);
+    sc_scale_profile_free(p);
+  } else {
+    sc_glyphset *gs = NULL;
+    rc = sc_glyphset_load(&gs, path);
+    sc_glyphset_free(gs);
+  }
   if (rc == SC_ENOMEM) return c->oom = 1, NULL;
   char *why = NULL;
   if (rc < 0 && !(why = sc__strdup(sc_errmsg()))) return c->oom = 1, NULL;
@@ -172,21 +180,41 @@ static const char *set_why(sc__scn *c, const char *path) {
   return why;
 }
 
-/* "glyphs" and "profile": a builtin name ("josm", the one builtin glyph set
- * and scale-bar profile; lib/text/glyphset.c and scalebar.c), or a
- * glyph-set file named by a path ("x/y.glyphs", resolved like a baseline,
- * relative to the scenario file) that must load. */
+/* "glyphs" and "profile": a builtin name (glyph sets: lib/text/glyphset.c;
+ * scale-bar profiles: data/scalebars/, asked of the library), or a file
+ * named by a path ("x/y.glyphs", and for "profile" also "x/y.json": a
+ * scale-bar profile; resolved like a baseline, relative to the scenario
+ * file) that must load. */
 static void text_set(sc__scn *c, const char *key, char **field) {
   const char *v = *field;
   if (!v) return;
-  const char *what = strcmp(key, "profile") == 0 ? "scale-bar profile" : "glyph set";
+  int profile = strcmp(key, "profile") == 0;
+  const char *what = profile ? "scale-bar profile" : "glyph set";
   size_t n = strlen(v);
   sc__scn_enter(c, key);
-  if (!(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")))) {
-    if (strcmp(v, "josm") != 0)
+  if (!(strchr(v, '/') || (n > 7 && !strcmp(v + n - 7, ".glyphs")) ||
+        (profile && n > 5 && !strcmp(v + n - 5, ".json")))) {
+    int rc;
+    if (profile) {
+      sc_scale_profile *p = NULL;
+      rc = sc_scale_profile_load(&p, v);
+      sc_scale_profile_free(p);
+    } else {
+      sc_glyphset *gs = NULL;
+      rc = sc_glyphset_load(&gs, v);
+      sc_glyphset_free(gs);
+    }
+    if (rc == SC_ENOMEM) {
+      c->oom = 1;
+    } else if (rc) {
+      char list[128] = "";
+      const char *b;
+      for (size_t i = 0; (b = profile ? sc_scale_profile_builtin(i) : sc_glyphset_builtin(i)); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", b);
       sc__scn_problem(c, SC__AT_VAL(c),
-                      "unknown %s \"%s\" (builtin: josm; a file is named by a path with '/' or "
-                      "ending in .glyphs)", what, v);
+                      "unknown %s \"%s\" (builtin: %s; a file is named by a path with '/' or "
+                      "ending in %s)", what, v, list, profile ? ".json or .glyphs" : ".glyphs");
+    }
     sc__scn_leave(c);
     return;
   }

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
-#include "scenario/jsonpos.h"
+#include "core/jsonpos.h"
 #include "stepcheck/scenario.h"
 #include "scenario/model.h"
 

@@ -25,6 +25,7 @@ SC_EXTERN int sc_glyphset_new(sc_glyphset **out, uint32_t ink_rgb, int tol) {
   gs->tol = tol;
   gs->gap_max = -1;
   gs->space_min = -1;
+  gs->variants = 1;
   *out = gs;
   return 0;
 }
@@ -42,6 +43,30 @@ const sc__glyph *sc__glyph_find(const sc_glyphset *gs, const char *name) {
   for (size_t i = 0; i < gs->n; i++)
     if (strcmp(gs->g[i].name, name) == 0) return &gs->g[i];
   return NULL;
+}
+
+int sc__glyph_count(const sc_glyphset *gs, const char *name) {
+  int n = 0;
+  for (size_t i = 0; i < gs->n; i++) n += strcmp(gs->g[i].name, name) == 0;
+  return n;
+}
+
+const sc__glyph *sc__glyph_same(const sc_glyphset *gs, const char *name, int w, const sc__col *cols) {
+  for (size_t i = 0; i < gs->n; i++)
+    if (strcmp(gs->g[i].name, name) == 0 && gs->g[i].w == w &&
+        memcmp(gs->g[i].cols, cols, (size_t)w * sizeof *cols) == 0)
+      return &gs->g[i];
+  return NULL;
+}
+
+SC_EXTERN int sc_glyphset_set_variants(sc_glyphset *gs, int max) {
+  if (!gs || max < 1 || max > SC_GLYPH_MAX_VARIANTS)
+    return sc__err(SC_EINVAL, "glyphs: variants must be 1..%d", SC_GLYPH_MAX_VARIANTS);
+  for (size_t i = 0; i < gs->n; i++)
+    if (sc__glyph_count(gs, gs->g[i].name) > max)
+      return sc__err(SC_EINVAL, "glyphs: '%s' already has more than %d variants", gs->g[i].name, max);
+  gs->variants = max;
+  return 0;
 }
 
 int sc__glyph_name_ok(const char *name) {
@@ -146,6 +171,10 @@ SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) 
     } else if (sscanf(tmp, "tolerance %d %7s", &a, extra) == 1) {
       if (a < 0 || a > 255) return parse_fail(gs, ls.lineno, "tolerance outside 0..255");
       gs->tol = a;
+    } else if (sscanf(tmp, "variants %d %7s", &a, extra) == 1) {
+      if (a < 1 || a > SC_GLYPH_MAX_VARIANTS || gs->n)
+        return parse_fail(gs, ls.lineno, "variants must be 1..16, before the first glyph");
+      gs->variants = a;
     } else if (sscanf(tmp, "space %d %7s", &a, extra) == 1) {
       if (a < 0 || a > 1000) return parse_fail(gs, ls.lineno, "bad space width");
       gs->space_px = a;
@@ -158,7 +187,9 @@ SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) 
       int w = a, h = b, top = c, hdr = ls.lineno;
       if (!sc__glyph_name_ok(name)) return parse_fail(gs, hdr, "bad glyph name");
       if (gs->n >= SC__GLYPHSET_MAX_GLYPHS) return parse_fail(gs, hdr, "more than 1024 glyphs");
-      if (sc__glyph_find(gs, name)) return parse_fail(gs, hdr, "glyph defined twice");
+      if (sc__glyph_count(gs, name) >= gs->variants)
+        return parse_fail(gs, hdr, gs->variants > 1 ? "more variants of a glyph than \"variants\" allows"
+                                                    : "glyph defined twice");
       if (w < 1 || w > 64 || h < 1 || top < 1 || top > SC_GLYPH_MAX_ASCENT ||
           h - top > D || h > top + D)
         return parse_fail(gs, hdr, "glyph size or position out of range");
@@ -206,15 +237,29 @@ SC_EXTERN int sc_glyphset_parse(sc_glyphset **out, const char *buf, size_t len) 
 
 /* --- load / save --------------------------------------------------------- */
 
+static const struct {
+  const char *name, *text;
+  const size_t *len;
+} builtins[] = {{"josm", sc__builtin_josm_glyphs, &sc__builtin_josm_glyphs_len},
+                {"gpsprune", sc__builtin_gpsprune_glyphs, &sc__builtin_gpsprune_glyphs_len},
+                {"leaflet", sc__builtin_leaflet_glyphs, &sc__builtin_leaflet_glyphs_len},
+                {"openlayers", sc__builtin_openlayers_glyphs, &sc__builtin_openlayers_glyphs_len}};
+
+SC_EXTERN const char *sc_glyphset_builtin(size_t i) {
+  return i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
+}
+
 SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
   if (!out || !name) return sc__err(SC_EINVAL, "glyphs: NULL argument");
   *out = NULL;
   size_t nl = strlen(name);
   int is_path = strchr(name, '/') || (nl > 7 && strcmp(name + nl - 7, ".glyphs") == 0);
   if (!is_path) {
-    if (strcmp(name, "josm") == 0)
-      return sc_glyphset_parse(out, sc__builtin_josm_glyphs, sc__builtin_josm_glyphs_len);
-    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm)", name);
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+      if (strcmp(name, builtins[i].name) == 0)
+        return sc_glyphset_parse(out, builtins[i].text, *builtins[i].len);
+    return sc__err(SC_ENOTFOUND, "glyphs: no builtin glyph set \"%s\" (builtin: josm, gpsprune, leaflet, openlayers)",
+                   name);
   }
   char *buf;
   size_t len;
@@ -233,7 +278,13 @@ SC_EXTERN int sc_glyphset_load(sc_glyphset **out, const char *name) {
 
 static int by_name(const void *a, const void *b) {
   const sc__glyph *x = *(const sc__glyph *const *)a, *y = *(const sc__glyph *const *)b;
-  return strcmp(x->name, y->name);
+  int c = strcmp(x->name, y->name);
+  if (c || x == y) return c;
+  /* variants of one name: by width, then by their columns, so equal sets give equal files */
+  if (x->w != y->w) return x->w < y->w ? -1 : 1;
+  if (x->h != y->h) return x->h < y->h ? -1 : 1;
+  if (x->top != y->top) return x->top < y->top ? -1 : 1;
+  return memcmp(x->cols, y->cols, (size_t)x->w * sizeof *x->cols);
 }
 
 SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path) {
@@ -257,6 +308,7 @@ SC_EXTERN int sc_glyphset_save(const sc_glyphset *gs, const char *path) {
   }
   fprintf(f, "stepcheck-glyphs 1\nink %06x\ntolerance %d\nspace %d\ngaps %d %d\n",
           (unsigned)gs->ink_rgb, gs->tol, gs->space_px, gs->gap_max, gs->space_min);
+  if (gs->variants > 1) fprintf(f, "variants %d\n", gs->variants);
   for (size_t i = 0; i < gs->n; i++) {
     const sc__glyph *g = order[i];
     fprintf(f, "glyph %s %d %d %d\n", g->name, g->w, g->h, g->top);

@@ -92,6 +92,7 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
   seg s[MAX_UNITS];
   int ns = find_segments(s, MAX_UNITS, &mk);
   sc__col *cols[MAX_UNITS] = {0};
+  int skip[MAX_UNITS] = {0};
   if (ns == 0) {
     rc = sc__err(SC_ENOTEXT, "glyphs: no ink (#%06x +-%d) in the region", (unsigned)gs->ink_rgb,
                  gs->tol);
@@ -139,9 +140,27 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
         if (mk.m[(size_t)y * (size_t)mk.w + (size_t)(s[i].x0 + x)])
           cols[i][x] |= (sc__col)1 << (D - 1 - (y - baseline));
     const sc__glyph *old = sc__glyph_find(gs, u[i].name);
-    int dup_earlier = 0;
+    int dup_earlier = 0, same_earlier = 0, earlier = 0;
     for (int j = 0; j < i; j++)
-      if (strcmp(u[j].name, u[i].name) == 0) dup_earlier = j + 1;
+      if (strcmp(u[j].name, u[i].name) == 0) {
+        dup_earlier = j + 1;
+        earlier += !skip[j];
+        if (s[j].x1 - s[j].x0 == s[i].x1 - s[i].x0 &&
+            memcmp(cols[j], cols[i], (size_t)w * sizeof(sc__col)) == 0)
+          same_earlier = 1;
+      }
+    /* A set with variants (anti-aliased text) keeps each new mask of a
+     * glyph, up to its limit; an identical one is the same glyph. */
+    if (gs->variants > 1 && (old || dup_earlier)) {
+      if (same_earlier || sc__glyph_same(gs, u[i].name, w, cols[i])) {
+        skip[i] = 1;
+        old = NULL;
+        dup_earlier = 0;
+      } else if (sc__glyph_count(gs, u[i].name) + earlier < gs->variants) {
+        old = NULL;
+        dup_earlier = 0;
+      }
+    }
     if (old || dup_earlier) {
       int ow = old ? old->w : s[dup_earlier - 1].x1 - s[dup_earlier - 1].x0 + 1;
       const sc__col *oc = old ? old->cols : cols[dup_earlier - 1];
@@ -165,8 +184,7 @@ SC_EXTERN int sc_glyphset_learn(sc_glyphset *gs, const sc_image *img, sc_rect re
     }
   }
   for (int i = 0; i < ns; i++) {
-    int dup = sc__glyph_find(gs, u[i].name) != NULL;
-    if (dup) continue;
+    if (gs->variants > 1 ? skip[i] : sc__glyph_find(gs, u[i].name) != NULL) continue;
     rc = sc__glyphset_add(gs, u[i].name, s[i].x1 - s[i].x0 + 1, s[i].y1 - s[i].y0 + 1,
                           baseline - s[i].y0, cols[i]);
     cols[i] = NULL;

@@ -95,5 +95,6 @@ int cmd_validate(int argc, char **argv);
 int cmd_glyphs(int argc, char **argv);
 int cmd_ocr(int argc, char **argv);
 int cmd_read_scale(int argc, char **argv);
+int cmd_scale(int argc, char **argv);
 
 #endif

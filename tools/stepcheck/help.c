@@ -132,7 +132,9 @@ static const help_page k_pages[] = {
      "(created, or extended when it exists).\n"
      "\n"
      "  --ink RRGGBB           the text colour (default ffffff)\n"
-     "  --tol N                colour tolerance 0..255\n"},
+     "  --tol N                colour tolerance 0..255\n"
+     "  --variants N           keep up to N masks per glyph (anti-aliased text\n"
+     "                         at fractional positions, e.g. a browser's)\n"},
     {"ocr",
      "usage: stepcheck ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
      "\n"
@@ -140,8 +142,27 @@ static const help_page k_pages[] = {
     {"read-scale",
      "usage: stepcheck read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]\n"
      "\n"
-     "Read a scale bar: its text, bar length and metres per pixel\n"
-     "(profile default: josm).\n"},
+     "Read a scale bar: its text, bar length and metres per pixel with its\n"
+     "error bound. --profile: a builtin (josm, the default; gpsprune,\n"
+     "leaflet, leaflet-imperial, openlayers, openlayers-bar), a scale-bar\n"
+     "profile file (ending in .json; format in docs/text.md), or a .glyphs\n"
+     "file (JOSM's layout in that font). An\n"
+     "unreadable bar exits 2 naming the profile's rule that did not hold.\n"},
+    {"scale",
+     "usage: stepcheck scale learn --layout NAME|FILE -o OUT.json IMAGE=LABEL[@M_PER_PX]...\n"
+     "                             [--region x,y,w,h] [--ink RRGGBB] [--tol N]\n"
+     "                             [--variants N] [--name NAME]\n"
+     "\n"
+     "Make a scale-bar profile for an application whose bar is drawn like a\n"
+     "known layout (a builtin or a profile file: same shape, label placement,\n"
+     "series, number format and units) from captures at known labels: the\n"
+     "glyphs of each label are learned where the layout draws them, the\n"
+     "label's baseline and distance from the tick are measured and must\n"
+     "agree across the samples, OUT.json and OUT.glyphs are written, and\n"
+     "every sample is read back through OUT.json (with @M_PER_PX, its metres\n"
+     "per pixel must lie within the bound). Touching glyphs go in brackets\n"
+     "(\"100 [ft]\"). Without --ink, the layout's label colour and tolerance.\n"
+     "Exit 1 when a sample does not read back as given.\n"},
 };
 
 int cli_help(const char *cmd) {

@@ -29,8 +29,10 @@ static const char k_usage[] =
     "                       learn glyphs from a labelled crop into a glyph set\n"
     "  ocr IMAGE --glyphs SET [--region x,y,w,h]\n"
     "                       read text with a glyph set\n"
-    "  read-scale IMAGE [--region x,y,w,h] [--profile josm]\n"
+    "  read-scale IMAGE [--region x,y,w,h] [--profile NAME|FILE]\n"
     "                       read a scale bar: text, bar length, metres per pixel\n"
+    "  scale learn --layout NAME|FILE -o OUT.json IMAGE=LABEL[@M_PER_PX]...\n"
+    "                       a scale-bar profile for an app drawn like a known layout\n"
     "  --version, --help, COMMAND --help\n"
     "\n"
     "exit codes: 0 ok, 1 a step failed or a locator found nothing, 2 usage or\n"
@@ -72,7 +74,7 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   static const char *const known[] = {"run", "validate", "capture", "inspect", "cut", "glyphs",
-                                      "ocr", "read-scale"};
+                                      "ocr", "read-scale", "scale"};
   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
     if (!strcmp(cmd, known[i]) && cli_wants_help(argc - 1, argv + 1)) return cli_help(cmd);
   if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
@@ -83,5 +85,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "glyphs")) return cmd_glyphs(argc - 1, argv + 1);
   if (!strcmp(cmd, "ocr")) return cmd_ocr(argc - 1, argv + 1);
   if (!strcmp(cmd, "read-scale")) return cmd_read_scale(argc - 1, argv + 1);
+  if (!strcmp(cmd, "scale")) return cmd_scale(argc - 1, argv + 1);
   return cli_err(EXIT_USAGE, "unknown command '%s' (see stepcheck --help)", cmd);
 }

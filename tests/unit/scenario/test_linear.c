@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "scenario/jsonpos.h"
+#include "core/jsonpos.h"
 #include "scenario/locators.h"
 #include "stepcheck.h"
 

@@ -1,8 +1,8 @@
 /* Position index for JSON text: where every object key and every value
  * starts (line:column), by JSON path. jansson keeps no positions for values,
- * so semantic errors look them up here. Internal to lib/scenario. */
-#ifndef SC_SCENARIO_JSONPOS_H
-#define SC_SCENARIO_JSONPOS_H
+ * so semantic errors look them up here. Used by lib/scenario and lib/text (scale-bar profiles). */
+#ifndef SC_CORE_JSONPOS_H
+#define SC_CORE_JSONPOS_H
 
 #include <stddef.h>
 

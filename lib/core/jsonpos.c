@@ -1,6 +1,6 @@
 /* Position index: a scanner over the same JSON text jansson parses, recording
  * for every key and value its JSON pointer and line:column. */
-#include "scenario/jsonpos.h"
+#include "core/jsonpos.h"
 
 #include <stdio.h>
 #include <string.h>
