@@ -22,7 +22,11 @@ disp=${SC_E2E_GPSPRUNE_DISPLAY:-143}
 work=$(mktemp -d /tmp/sc-e2e-gpsprune-XXXXXX)
 state="$work/rig"
 t0=$SECONDS
+runpid=
 cleanup() {
+  # a run still going (the test interrupted): SIGTERM makes stepcheck stop
+  # its browser and exit
+  if [ -n "$runpid" ]; then kill -TERM "$runpid" 2>/dev/null; wait "$runpid" 2>/dev/null; fi
   [ -d "$state" ] && bash "$rig" stop --state "$state" >/dev/null 2>&1
   rm -rf "$work"
 }
@@ -90,9 +94,9 @@ run() {
   local name=$1 scn=$2 cycles=$3 pid rc left
   "$cli" run "$scn" --url "$url" --cycles "$cycles" --report "$work/$name" \
     --report-json "$work/$name.json" --quiet > "$work/$name.txt" 2>&1 &
-  pid=$!
+  pid=$! runpid=$!
   wait $pid
-  rc=$?
+  rc=$? runpid=
   echo "$rc" > "$work/$name.rc"
   sed -n '/^cycle step/,/^first:/p; /^RESULT/p' "$work/$name.txt"
   [ "$rc" -le 1 ] || sed -n '1,20p' "$work/$name.txt"
