@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git python3
       libwebsockets-dev libjansson-dev libpng-dev libcmocka-dev
       chromium chromium-headless-shell chromium-driver openjdk-17-jre-headless valgrind
-      xvfb x11vnc websockify novnc xpra x11-utils x11-apps josm imagemagick
+      xvfb x11vnc websockify novnc xpra x11-utils x11-apps josm gpsprune imagemagick
       fonts-noto-core fonts-dejavu-core curl abigail-tools xinput)
 # fonts-noto-core: JOSM depends on fonts-noto anyway; its UI font (Java's
 # Dialog -> fontconfig sans-serif) resolves to Noto Sans, the font the builtin
@@ -14,6 +14,7 @@ pkgs=(build-essential cmake pkg-config git python3
 # second transport, examples/josm/rig.sh --transport xpra; x11-utils: its
 # xwininfo finds JOSM's window on an xpra display. x11-apps: xlogo, the
 # non-JOSM program tests/cli/rig.sh starts with examples/rig/rig.sh.
+# gpsprune: the Swing map viewer tests/e2e/gpsprune.sh drives through that rig.
 # chromium-driver (chromedriver) and openjdk-17-jre-headless (/usr/bin/java on
 # bookworm; default-jre-headless depends on it): the Selenium Grid 4 test, whose
 # server jar scripts/grid.sh fetches with npm (Debian's npm when none is there).
